@@ -1,0 +1,1 @@
+"""Parsers, one module per source format: bytes in, `Document` out; no database."""

@@ -1,0 +1,1 @@
+"""Layers computed over stored documents; each writes its own tables and can be rebuilt alone."""

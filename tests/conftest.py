@@ -1,0 +1,33 @@
+"""Shared test fixtures: bundled sources, the optional real-CR corpus, a built database."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SOURCES = ROOT / "data" / "sources"
+CORPUS = ROOT.parent / "shared" / "corpus" / "cr"
+
+SOURCE_FILES = {
+    "cr-2009-02-01": SOURCES / "cr-2009-02-01-flattened.txt",
+    "cr-2025-06-06": SOURCES / "cr-2025-06-06-chapter7.txt",
+    "rulings-1999-04": SOURCES / "rulings-summary-1999-04.txt",
+    "rulebook-2005": SOURCES / "rulebook-ninth-edition-2005.txt",
+    "rulebook-1995": SOURCES / "rulebook-fourth-edition-1995-section2.txt",
+}
+
+
+def corpus_files() -> list[Path]:
+    """The real CR releases of ../shared/corpus/cr, or [] when the folder is absent."""
+    return sorted(CORPUS.glob("*.txt")) if CORPUS.is_dir() else []
+
+
+needs_corpus = pytest.mark.skipif(not corpus_files(), reason="../shared/corpus/cr is absent")
+
+
+@pytest.fixture(scope="session")
+def source_bytes() -> dict[str, bytes]:
+    """The bytes of each bundled source, by document id."""
+    return {doc_id: path.read_bytes() for doc_id, path in SOURCE_FILES.items()}
