@@ -79,13 +79,17 @@ class Rule:
     citations: tuple[Citation, ...] = ()
     glyphs: tuple[Glyph, ...] = ()
     new: bool = False
+    glued: bool = False
     span: Span = (0, 0)
 
     def reconstruct(self) -> str:
-        """The item as printed: marker, text with original glyphs, examples."""
+        """The item as printed: marker, text with original glyphs, examples.
+
+        `glued` marks a source typo where no space follows the marker ("901.4.All").
+        """
         body = restore_glyphs(self.text, self.glyphs)
-        parts = [self.marker, body] if self.marker else [body]
-        parts.extend(example.reconstruct() for example in self.examples)
+        head = self.marker + body if self.glued else " ".join(p for p in (self.marker, body) if p)
+        parts = [head, *(example.reconstruct() for example in self.examples)]
         return " ".join(part for part in parts if part)
 
 
@@ -194,8 +198,19 @@ def restore_glyphs(text: str, glyphs: tuple[Glyph, ...]) -> str:
 
 
 def reconstruct_document(doc: Document) -> str:
-    """The source rebuilt from fields and residue, in source order."""
-    return " ".join(item.reconstruct() for item in doc.items())
+    """The source rebuilt from fields and residue, in source order.
+
+    Items are separated by a space unless their spans touch (no whitespace between them
+    in the source, as a stray marker glued to the heading after it).
+    """
+    out: list[str] = []
+    previous_end = None
+    for item in doc.items():
+        if previous_end is not None and item.span[0] != previous_end:
+            out.append(" ")
+        out.append(item.reconstruct())
+        previous_end = item.span[1]
+    return "".join(out)
 
 
 class ParseError(ValueError):

@@ -1,1 +1,17 @@
-"""Layers computed over stored documents; each writes its own tables and can be rebuilt alone."""
+"""Layers computed over stored documents; each writes its own tables and can be rebuilt alone.
+
+Each layer is `compute(db, doc_ids) -> summary line`, run in this order.
+"""
+
+from collections.abc import Callable
+
+import sqlite_utils
+
+from . import keywords, references
+
+Layer = Callable[[sqlite_utils.Database, list[str]], str]
+
+LAYERS: dict[str, Layer] = {
+    "references": references.compute,
+    "keywords": keywords.compute,
+}

@@ -1,0 +1,127 @@
+"""Glossary of a Comprehensive Rules text file: entries, aliases, obsolete flags, "See" links.
+
+An entry is a block of lines between blank lines: the first line is the term heading, the
+following lines are definition paragraphs (joined with "\\n") and "Example:" lines.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import replace
+
+from .model import Example, GlossaryEntry
+
+_EXAMPLE = re.compile(r"^[ \t]*(Example:)[ \t]*(.*?)\s*$")
+_SUFFIX = re.compile(r"\s*\((Obsolete)\)\s*$")
+_QUALIFIER = re.compile(r"\s*\([^()]*\)\s*$")
+_QUOTES = "\"“”'‘’"
+_SEE = re.compile(r"\bSee (?:also )?([A-Z“\"][^.]*?)\.(?=[\s”\"]|$)")
+_NOT_A_TERM = re.compile(r"^(?:rules?|sections?|the|Rules?|Sections?|The|X)\b")
+_SPACES = re.compile(r"[ \t]{2,}")
+
+Line = tuple[int, str]
+
+
+def split_aliases(term: str) -> tuple[str, ...]:
+    """The separate names a glossary heading lists, or () when it names one thing.
+
+    "Control, Controller" lists two names. "Active Player, Nonactive Player Order" names one
+    rule: its last piece, less its final word, is a counterpart of the first piece (same
+    length, same last word, different words), so the final word governs the whole phrase.
+    Quotes and a trailing qualifier such as "(Informal)" are dropped from the names.
+    """
+    bare = _QUALIFIER.sub("", term)
+    pieces = [piece.strip().strip(_QUOTES).strip() for piece in bare.split(",")]
+    if len(pieces) < 2 or not all(pieces):
+        return ()
+    first = pieces[0].split()
+    last_head = pieces[-1].split()[:-1]
+    if len(last_head) == len(first) and last_head[-1:] == first[-1:] and last_head != first:
+        return ()
+    return tuple(pieces)
+
+
+def see_targets(definition: str, terms: frozenset[str] = frozenset()) -> tuple[str, ...]:
+    """The entry names given by "See X." / "See also A, B, and C." in a definition.
+
+    A target that is itself one of `terms` (e.g. "Active Player, Nonactive Player Order")
+    stays whole; otherwise it is split at commas and "and".
+    """
+    names: list[str] = []
+    for match in _SEE.finditer(definition):
+        target = match.group(1)
+        if _NOT_A_TERM.match(target):
+            continue
+        whole = target.strip().strip(_QUOTES + ",").strip()
+        pieces = [whole] if whole in terms else re.split(r",\s*(?:and\s+)?|\s+and\s+", target)
+        for piece in pieces:
+            name = piece.strip().strip(_QUOTES + ",").strip()
+            if name and name not in names:
+                names.append(name)
+    return tuple(names)
+
+
+def _clean(line: str, offset: int, warnings: list[str]) -> str:
+    """The line stripped, with doubled spaces reduced (a tolerated source typo)."""
+    stripped = line.strip()
+    if _SPACES.search(stripped):
+        warnings.append(f"doubled spaces in glossary line at offset {offset}: {stripped[:40]!r}")
+        stripped = _SPACES.sub(" ", stripped)
+    return stripped
+
+
+def parse_entry(block: Sequence[Line], warnings: list[str]) -> GlossaryEntry:
+    """One glossary entry from its lines (offset, line) — heading first, no blank lines."""
+    head_offset, head_line = block[0]
+    heading = head_line.strip()
+    head_start = head_offset + len(head_line) - len(head_line.lstrip())
+    obsolete = bool(_SUFFIX.search(heading))
+    term = _SUFFIX.sub("", heading)
+    paragraphs: list[str] = []
+    examples: list[list] = []  # [label, lines, start, end]
+    end = head_start + len(heading)
+    for offset, line in block[1:]:
+        line_end = offset + len(line.rstrip())
+        end = line_end
+        example = _EXAMPLE.match(line)
+        if example:
+            start = offset + example.start(1)
+            text = _clean(example.group(2), offset, warnings)
+            examples.append([example.group(1), [text], start, line_end])
+        elif examples:
+            # A paragraph after an example continues the example, which keeps printed order.
+            examples[-1][1].append(_clean(line, offset, warnings))
+            examples[-1][3] = line_end
+        else:
+            paragraphs.append(_clean(line, offset, warnings))
+    definition = "\n".join(paragraphs)
+    return GlossaryEntry(
+        term=term,
+        definition=definition,
+        heading=heading,
+        aliases=split_aliases(term),
+        obsolete=obsolete,
+        see=see_targets(definition),
+        examples=tuple(
+            Example(text="\n".join(lines), label=label, span=(start, stop))
+            for label, lines, start, stop in examples
+        ),
+        span=(head_start, end),
+    )
+
+
+def parse_glossary(lines: Sequence[Line], warnings: list[str]) -> list[GlossaryEntry]:
+    """The entries of the glossary body (the lines after its "Glossary" heading)."""
+    entries: list[GlossaryEntry] = []
+    block: list[Line] = []
+    for offset, line in [*lines, (-1, "")]:
+        if line.strip():
+            block.append((offset, line))
+            continue
+        if block:
+            entries.append(parse_entry(block, warnings))
+            block = []
+    terms = frozenset(entry.term for entry in entries)
+    # "See" targets are settled once every term is known, so a term with a comma stays whole.
+    return [replace(entry, see=see_targets(entry.definition, terms)) for entry in entries]

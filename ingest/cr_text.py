@@ -1,0 +1,361 @@
+"""Parser for Comprehensive Rules text files as Wizards publishes them (one rule per line).
+
+Serves a whole release (title and effective-date lines, Introduction, Contents, chapters
+1-9, Glossary, Credits) and a fragment made only of numbered rules (e.g. chapter 7 alone).
+
+Items produced:
+- `Rule` kinds: chapter ("7. Additional Rules", number "7"), section ("702", title = text),
+  rule ("702.19"; title set when its text is a heading such as "Trample"), subrule
+  ("702.19a"). Parents: subrule -> rule, rule -> section, section -> chapter number when
+  that chapter heading is in the document, else None.
+- `GlossaryEntry` for each glossary block (see `cr_glossary`).
+- `Part` names: "title" (title and date lines), "introduction", "contents" (the table of
+  contents, which repeats the chapter headings), "glossary" (the "Glossary" heading line
+  alone), "credits" (from the "Credits" heading to the end).
+- `Residue` for any text before the first rule of a file without front-matter headings.
+
+Metadata: `covers` holds one "first-last" range of section numbers per run of consecutive
+chapters present, e.g. ("700-731",) for chapter 7 alone and ("100-905",) for a full release;
+`effective_date` and `date_text` come from "These rules are effective/current as of
+<Month D, YYYY>." when printed, else None.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+from itertools import pairwise
+
+from .cr_glossary import parse_glossary
+from .decode import decode
+from .model import Document, DocumentMeta, Example, ParseError, Part, Residue, Rule
+
+DEFAULT_TITLE = "Magic: The Gathering Comprehensive Rules"
+
+_CHAPTER = re.compile(r"^[ \t]*(\d)\.[ \t]+(\S.*?)\s*$")
+_NUMBERED = re.compile(
+    r"^(?P<indent>[ \t]*)(?P<section>\d{3})(?:\.(?P<rule>\d+)(?P<letter>[a-z])?)?"
+    r"(?P<dot>\.)?(?P<gap>[ \t]*)(?P<text>\S.*?)?\s*$"
+)
+_EXAMPLE = re.compile(r"^[ \t]*(Example:)[ \t]*(.*?)\s*$")
+_DATE = re.compile(r"These rules are (?:effective|current) as of ([A-Z][a-z]+ \d{1,2}, \d{4})\.")
+_SPACES = re.compile(r"[ \t]{2,}")
+# A heading is short and carries no sentence punctuation.
+_HEADING_MAX = 60
+# Keyword names may end with "!" ("For Mirrodin!"), so "!" alone does not make a sentence.
+_SENTENCE_MARK = re.compile(r"[.:;?]\s|[.:;?”\"]$")
+_COMPLETE_END = re.compile(r"[.!?)\]”\"’]$")
+
+Line = tuple[int, str]
+
+
+@dataclass
+class _Item:
+    """A rule being assembled from its lines."""
+
+    number: str
+    parent: str | None
+    kind: str
+    marker: str
+    start: int
+    end: int
+    lines: list[str]
+    examples: list[list] = field(default_factory=list)  # [label, lines, start, end]
+    glued: bool = False
+
+    def freeze(self) -> Rule:
+        text = "\n".join(self.lines)
+        headed = self.kind in ("chapter", "section") or (self.kind == "rule" and _is_heading(text))
+        title = text if headed else None
+        return Rule(
+            number=self.number,
+            parent=self.parent,
+            kind=self.kind,
+            text=text,
+            marker=self.marker,
+            title=title,
+            examples=tuple(
+                Example(text="\n".join(lines), label=label, span=(start, end))
+                for label, lines, start, end in self.examples
+            ),
+            glued=self.glued,
+            span=(self.start, self.end),
+        )
+
+
+def _is_heading(text: str) -> bool:
+    return (
+        bool(text)
+        and "\n" not in text
+        and len(text) <= _HEADING_MAX
+        and not (_SENTENCE_MARK.search(text))
+    )
+
+
+def _lines(text: str) -> list[Line]:
+    """(offset, line) for every line of `text`, newline excluded."""
+    out: list[Line] = []
+    pos = 0
+    for line in text.split("\n"):
+        out.append((pos, line))
+        pos += len(line) + 1
+    return out
+
+
+def _find(lines: list[Line], word: str, start: int, stop: int) -> int | None:
+    """Index of the first line in [start, stop) that is exactly `word` (spaces aside)."""
+    return next((i for i in range(start, stop) if lines[i][1].strip() == word), None)
+
+
+def _rule_line(line: str) -> re.Match[str] | None:
+    """The match of a line that starts a section, rule or subrule, else None.
+
+    A section needs its period and a space ("700. General"); a marker glued to its text
+    counts only when it ends with a period ("901.4.All").
+    """
+    match = _NUMBERED.match(line)
+    if not match or not match.group("text"):
+        return None
+    dot, gap = match.group("dot"), match.group("gap")
+    if match.group("rule") is None and not (dot and gap):
+        return None
+    return match if gap or dot else None
+
+
+def _body_start(lines: list[Line]) -> int:
+    """Index of the first line of the rule tree.
+
+    The table of contents repeats the chapter headings, so the body starts at the second
+    occurrence of the first chapter heading; without contents, at the first chapter heading
+    or, failing that, at the first numbered line.
+    """
+    first = next((i for i, (_, line) in enumerate(lines) if _CHAPTER.match(line)), None)
+    if first is not None:
+        heading = lines[first][1].strip()
+        again = next(
+            (i for i in range(first + 1, len(lines)) if lines[i][1].strip() == heading), None
+        )
+        return again if again is not None else first
+    numbered = next((i for i, (_, line) in enumerate(lines) if _rule_line(line)), None)
+    if numbered is None:
+        raise ParseError("no numbered rule found: not a Comprehensive Rules text file", 0)
+    return numbered
+
+
+def _block(text: str, lines: list[Line], start: int, stop: int) -> tuple[str, tuple[int, int]]:
+    """The text of lines [start, stop) without surrounding whitespace, and its span."""
+    begin = lines[start][0]
+    end = lines[stop - 1][0] + len(lines[stop - 1][1])
+    chunk = text[begin:end]
+    lead = len(chunk) - len(chunk.lstrip())
+    body = chunk.strip()
+    return body, (begin + lead, begin + lead + len(body))
+
+
+def _clean(line: str, offset: int, warnings: list[str]) -> str:
+    stripped = line.strip()
+    if _SPACES.search(stripped):
+        warnings.append(f"doubled spaces in line at offset {offset}: {stripped[:40]!r}")
+        stripped = _SPACES.sub(" ", stripped)
+    return stripped
+
+
+def _numbered_item(offset: int, line: str, chapters: set[str], warnings: list[str]) -> _Item | None:
+    """The item a numbered line starts, or None when the line is not a rule line."""
+    match = _rule_line(line)
+    if match is None:
+        return None
+    section, rule, letter = match.group("section", "rule", "letter")
+    dot, gap = match.group("dot"), match.group("gap")
+    if rule is None:
+        number, kind, parent = section, "section", section[0] if section[0] in chapters else None
+    elif letter is None:
+        number, kind, parent = f"{section}.{rule}", "rule", section
+        if not dot:
+            warnings.append(f"rule {number} printed without its period (offset {offset})")
+    else:
+        number, kind, parent = f"{section}.{rule}{letter}", "subrule", f"{section}.{rule}"
+        if dot:
+            warnings.append(f"subrule {number} printed with a period (offset {offset})")
+    if not gap:
+        warnings.append(f"no space after {number}. (offset {offset})")
+    if match.group("indent"):
+        warnings.append(f"{kind} {number} is indented (offset {offset})")
+    start = offset + match.start("section")
+    text_start = offset + match.start("text")
+    return _Item(
+        number=number,
+        parent=parent,
+        kind=kind,
+        marker=line[match.start("section") : match.start("gap")],
+        start=start,
+        end=offset + len(line.rstrip()),
+        lines=[_clean(line[match.start("text") :], text_start, warnings)],
+        glued=not gap,
+    )
+
+
+def _parse_body(lines: list[Line], warnings: list[str]) -> list[_Item]:
+    """The rule tree of the body lines, in document order."""
+    items: list[_Item] = []
+    chapters: set[str] = set()
+    seen: set[str] = set()
+    for offset, line in lines:
+        if not line.strip():
+            continue
+        chapter = _CHAPTER.match(line)
+        if chapter:
+            number = chapter.group(1)
+            chapters.add(number)
+            start = offset + chapter.start(1)
+            items.append(
+                _Item(
+                    number=number,
+                    parent=None,
+                    kind="chapter",
+                    marker=f"{number}.",
+                    start=start,
+                    end=offset + len(line.rstrip()),
+                    lines=[_clean(chapter.group(2), start, warnings)],
+                )
+            )
+            seen.add(number)
+            continue
+        item = _numbered_item(offset, line, chapters, warnings)
+        if item is not None:
+            if item.parent is not None and item.parent not in seen:
+                warnings.append(f"{item.kind} {item.number} has no parent {item.parent} before it")
+            if item.number in seen:
+                warnings.append(f"{item.kind} {item.number} is numbered twice (offset {offset})")
+            seen.add(item.number)
+            items.append(item)
+            continue
+        if not items:
+            raise ParseError("text before the first rule is not a rule", offset)
+        current = items[-1]
+        current.end = offset + len(line.rstrip())
+        example = _EXAMPLE.match(line)
+        if example:
+            text = _clean(example.group(2), offset, warnings)
+            label_start = offset + example.start(1)
+            current.examples.append([example.group(1), [text], label_start, current.end])
+        elif current.examples:
+            # A paragraph after an example continues it; this keeps the printed order.
+            current.examples[-1][1].append(_clean(line, offset, warnings))
+            current.examples[-1][3] = current.end
+        else:
+            current.lines.append(_clean(line, offset, warnings))
+    return items
+
+
+def _covers(rules: list[Rule]) -> tuple[str, ...]:
+    """ "first-last" section ranges, one per run of consecutive chapters present."""
+    sections = [int(rule.number) for rule in rules if rule.kind == "section"]
+    runs: list[list[int]] = []
+    for number in sections:
+        if runs and number // 100 - runs[-1][-1] // 100 in (0, 1):
+            runs[-1].append(number)
+        else:
+            runs.append([number])
+    return tuple(f"{min(run)}-{max(run)}" for run in runs)
+
+
+def _meta(title_text: str | None, text: str, rules: list[Rule]) -> DocumentMeta:
+    title = DEFAULT_TITLE
+    if title_text:
+        title = title_text.split("\n", 1)[0].strip()
+    date = _DATE.search(title_text if title_text else text)
+    effective = None
+    if date:
+        effective = datetime.strptime(date.group(1), "%B %d, %Y").date().isoformat()
+    return DocumentMeta(
+        kind="comprehensive_rules",
+        title=title,
+        effective_date=effective,
+        date_text=date.group(0) if date else None,
+        covers=_covers(rules),
+    )
+
+
+def _check_complete(
+    text: str, rules: list[Rule], last_end: int, contents: str | None, found: dict[str, bool]
+) -> None:
+    """Raise ParseError when the document visibly stops early."""
+    if contents is not None:
+        listed = {line.strip() for line in contents.split("\n")}
+        for part in ("Glossary", "Credits"):
+            if part in listed and not found[part]:
+                raise ParseError(f"the {part} listed in the contents is missing", len(text))
+    if found["Credits"] or found["Glossary"]:
+        return
+    last = rules[-1]
+    tail = last.examples[-1].text if last.examples else last.text
+    if last.title is not None or not _COMPLETE_END.search(tail):
+        raise ParseError(f"the document stops inside {last.kind} {last.number}", last_end)
+
+
+def parse(data: bytes) -> Document:
+    """The Document of a Comprehensive Rules text file (whole release or fragment)."""
+    text = decode(data)
+    warnings: list[str] = []
+    lines = _lines(text)
+    body = _body_start(lines)
+    glossary = _find(lines, "Glossary", body, len(lines))
+    credits = _find(lines, "Credits", glossary if glossary is not None else body, len(lines))
+    body_end = next(i for i in (glossary, credits, len(lines)) if i is not None)
+
+    parts: list[Part] = []
+    residue: list[Residue] = []
+    intro = _find(lines, "Introduction", 0, body)
+    contents = _find(lines, "Contents", 0, body)
+    bounds = sorted({0, body, *(i for i in (intro, contents) if i is not None)})
+    title_text: str | None = None
+    contents_text: str | None = None
+    for start, stop in pairwise(bounds):
+        chunk, span = _block(text, lines, start, stop)
+        if not chunk:
+            continue
+        if start == intro:
+            parts.append(Part("introduction", chunk, span))
+        elif start == contents:
+            contents_text = chunk
+            parts.append(Part("contents", chunk, span))
+        elif intro is None and contents is None and not _DATE.search(chunk):
+            residue.append(Residue(chunk, "text before the first rule", span))
+        else:
+            title_text = chunk
+            parts.append(Part("title", chunk, span))
+
+    rules = [item.freeze() for item in _parse_body(lines[body:body_end], warnings)]
+    if all(rule.kind == "chapter" for rule in rules):
+        raise ParseError("no numbered rule found: not a Comprehensive Rules text file", 0)
+
+    entries = []
+    if glossary is not None:
+        _, span = _block(text, lines, glossary, glossary + 1)
+        parts.append(Part("glossary", "Glossary", span))
+        stop = credits if credits is not None else len(lines)
+        entries = parse_glossary(lines[glossary + 1 : stop], warnings)
+    if credits is not None:
+        chunk, span = _block(text, lines, credits, len(lines))
+        parts.append(Part("credits", chunk, span))
+
+    last_end = entries[-1].span[1] if entries else rules[-1].span[1]
+    found = {"Glossary": glossary is not None, "Credits": credits is not None}
+    _check_complete(text, rules, last_end, contents_text, found)
+    if entries and credits is None:
+        last = entries[-1]
+        tail = last.examples[-1].text if last.examples else last.definition
+        if not _COMPLETE_END.search(tail):
+            raise ParseError(f"the document stops inside glossary entry {last.term!r}", last_end)
+
+    return Document(
+        meta=_meta(title_text, text, rules),
+        text=text,
+        rules=tuple(rules),
+        glossary=tuple(entries),
+        parts=tuple(parts),
+        residue=tuple(residue),
+        warnings=tuple(warnings),
+    )

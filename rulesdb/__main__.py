@@ -1,0 +1,5 @@
+"""`python -m rulesdb`."""
+
+from .cli import cli
+
+cli(prog_name="rulesdb")

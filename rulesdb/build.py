@@ -1,0 +1,104 @@
+"""`rulesdb build`: parse every catalogued source and write a fresh database atomically."""
+
+from __future__ import annotations
+
+import importlib
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import sqlite_utils
+
+from .catalog import CatalogEntry, load_catalog, read_verified
+from .errors import InputError, position
+from .ingest.decode import decode
+from .ingest.model import Document, ParseError
+from .layers import LAYERS
+from .schema import ensure_fts, ensure_schema
+from .store import StoredCounts, save_document
+
+PARSERS = ("cr_text", "cr_flat", "rulings", "rulebook_print", "rulebook_web")
+
+
+@dataclass
+class DocumentReport:
+    """What building one document did."""
+
+    id: str
+    counts: StoredCounts
+    seconds: float
+    warnings: tuple[str, ...] = ()
+
+
+@dataclass
+class BuildReport:
+    """What a build did: per-document counts and timings, layer summaries."""
+
+    documents: list[DocumentReport] = field(default_factory=list)
+    layers: dict[str, str] = field(default_factory=dict)
+    seconds: float = 0.0
+
+
+def parse_source(entry: CatalogEntry, data: bytes, path: Path | str) -> Document:
+    """`data` parsed by the entry's parser; InputError naming file, document and position."""
+    if entry.parser not in PARSERS:
+        raise InputError(f"{path}: {entry.id}: unknown parser {entry.parser!r}")
+    try:
+        text = decode(data)
+    except ParseError as exc:
+        raise InputError(f"{path}: {entry.id}: byte {exc.offset}: {exc.message}") from None
+    module = importlib.import_module(f"rulesdb.ingest.{entry.parser}")
+    try:
+        return module.parse(data)
+    except ParseError as exc:
+        raise InputError(
+            f"{path}: {entry.id}: {position(text, exc.offset)}: {exc.message}"
+        ) from None
+
+
+def build(
+    db_path: Path,
+    sources_dir: Path,
+    catalog_path: Path | None = None,
+    on_document: Callable[[DocumentReport], None] | None = None,
+) -> BuildReport:
+    """Build `db_path` from the catalogue in `sources_dir`; the old file survives any failure."""
+    started = time.perf_counter()
+    entries = load_catalog(catalog_path or sources_dir / "catalog.toml")
+    parsed = []
+    for entry in entries:
+        t0 = time.perf_counter()
+        data = read_verified(entry, sources_dir)
+        doc = parse_source(entry, data, sources_dir / entry.file)
+        parsed.append((entry, doc, time.perf_counter() - t0))
+    db_path.parent.mkdir(parents=True, exist_ok=True)
+    temp_path = db_path.with_name(f".{db_path.name}.building-{os.getpid()}")
+    temp_path.unlink(missing_ok=True)
+    report = BuildReport()
+    try:
+        db = sqlite_utils.Database(temp_path)
+        db.execute("PRAGMA journal_mode = OFF")
+        db.execute("PRAGMA synchronous = OFF")
+        ensure_schema(db)
+        for entry, doc, parse_seconds in parsed:
+            t0 = time.perf_counter()
+            counts = save_document(db, entry, doc)
+            seconds = parse_seconds + time.perf_counter() - t0
+            doc_report = DocumentReport(entry.id, counts, seconds, doc.warnings)
+            report.documents.append(doc_report)
+            if on_document:
+                on_document(doc_report)
+        doc_ids = [entry.id for entry in entries]
+        for name, layer in LAYERS.items():
+            report.layers[name] = layer(db, doc_ids)
+        ensure_fts(db)
+        db.execute("ANALYZE")
+        db.conn.commit()
+        db.close()
+        os.replace(temp_path, db_path)
+    finally:
+        temp_path.unlink(missing_ok=True)
+    report.seconds = time.perf_counter() - started
+    return report

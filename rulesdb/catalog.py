@@ -1,0 +1,76 @@
+"""The source catalogue (data/sources/catalog.toml): what `rulesdb build` reads."""
+
+from __future__ import annotations
+
+import hashlib
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import InputError
+
+REQUIRED = ("id", "kind", "title", "file", "sha256", "parser")
+
+
+@dataclass(frozen=True)
+class CatalogEntry:
+    """One source document as the catalogue describes it."""
+
+    id: str
+    kind: str
+    title: str
+    file: str
+    sha256: str
+    parser: str
+    effective_date: str | None = None
+    partial: bool = False
+    covers: tuple[str, ...] = ()
+    source: str | None = None
+    license: str | None = None
+
+
+def load_catalog(path: Path) -> list[CatalogEntry]:
+    """The entries of a catalogue file, in order; InputError when it is malformed."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise InputError(f"{path}: catalogue not found") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise InputError(f"{path}: invalid TOML: {exc}") from None
+    entries = []
+    seen: set[str] = set()
+    for index, raw in enumerate(data.get("document", []), start=1):
+        missing = [key for key in REQUIRED if not raw.get(key)]
+        if missing:
+            raise InputError(f"{path}: document #{index} lacks {', '.join(missing)}")
+        if raw["id"] in seen:
+            raise InputError(f"{path}: document id {raw['id']} appears twice")
+        seen.add(raw["id"])
+        entries.append(
+            CatalogEntry(
+                id=raw["id"], kind=raw["kind"], title=raw["title"], file=raw["file"],
+                sha256=raw["sha256"].lower(), parser=raw["parser"],
+                effective_date=raw.get("effective_date"), partial=bool(raw.get("partial")),
+                covers=tuple(raw.get("covers", ())), source=raw.get("source"),
+                license=raw.get("license"),
+            )
+        )
+    if not entries:
+        raise InputError(f"{path}: no [[document]] entries")
+    return entries
+
+
+def read_verified(entry: CatalogEntry, sources_dir: Path) -> bytes:
+    """The bytes of the entry's file after checking its sha256; InputError otherwise."""
+    path = sources_dir / entry.file
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise InputError(f"{path}: {entry.id}: cannot read: {exc.strerror}") from None
+    digest = hashlib.sha256(data).hexdigest()
+    if digest != entry.sha256:
+        raise InputError(
+            f"{path}: {entry.id}: sha256 mismatch (catalogue {entry.sha256[:12]}…, "
+            f"file {digest[:12]}…)"
+        )
+    return data

@@ -1,0 +1,323 @@
+"""References layer: every cross-reference inside a document, found and resolved.
+
+Forms found (each kept with two spans: the whole phrase and the cited label alone):
+- CR rules: "rule 420.5", "See rule 502.61", "rules 418.5b-418.5g", "601.2a–h",
+  "rules 119.9–10", "rules 306-311", lists "rules 110.2 and 112.2" / "rules 601.2b and
+  601.2f–h", "section 6", and bare numbers in running text ("an exception to 613.10").
+  A range expands to one reference per rule it spans (subrule letters skip l and o); a bare
+  letter or number after the dash inherits the prefix of the start.
+- Rulings summary: "See Rule G.6.Ruling.2", "Rule K.25", "Rules A.5.7 and A.8.11".
+- Glossaries: "See X" / "See also A, B" naming other entries (matched longest term first,
+  so "Active Player, Nonactive Player Order" stays one name).
+- Rulebooks: see "New Math" — a quoted heading of the same document.
+
+Resolution is conservative: a target that does not exist is never guessed. It is
+`resolved`, `outside_coverage` (a partial document does not contain that part of the
+rules; the reason names what it covers) or `unresolved` with the reason.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import sqlite_utils
+
+from ..schema import ensure_schema
+
+LETTERS = "abcdefghijkmnpqrstuvwxyz"  # subrule letters skip l and o
+MAX_RANGE = 80
+
+_CR_ID = r"\d{1,3}(?:\.\d+[a-z]?)?"
+_CR_ITEM = rf"{_CR_ID}(?:\s?[-–]\s?(?:{_CR_ID}|[a-z]\b))?"
+_CR_SEP = r"(?:,\s(?:and\s|or\s)?|\s(?:and|or|through)\s)(?:(?:rules?|sections?)\s)?"
+CR_PHRASE = re.compile(
+    rf"\b(?P<marker>[Ss]ee\s(?:also\s)?(?:(?:[Rr]ules?|[Ss]ections?)\s)?"
+    rf"|(?:[Rr]ules?|[Ss]ections?)\s)"
+    rf"(?P<list>{_CR_ITEM}(?:{_CR_SEP}{_CR_ITEM})*)"
+)
+CR_ITEM = re.compile(rf"(?P<start>{_CR_ID})(?:\s?[-–]\s?(?P<end>{_CR_ID}|[a-z]\b))?")
+CR_BARE = re.compile(
+    rf"(?<![\w.])\d{{3}}\.[1-9]\d*[a-z]?(?:\s?[-–]\s?(?:{_CR_ID}|[a-z]\b))?(?![\w]|\.\d)"
+)
+
+_RULINGS_ID = r"[A-Z](?![A-Za-z])(?:\.(?:\d+|Rulings?\.\d+|Note\.\d+))*"
+RULINGS_PHRASE = re.compile(
+    rf"\b(?P<marker>(?:[Ss]ee\s(?:also\s)?)?[Rr]ules?)\s"
+    rf"(?P<list>{_RULINGS_ID}(?:(?:,\s(?:and\s)?|\s(?:and|or)\s)(?:Rules?\s)?{_RULINGS_ID})*)"
+)
+RULINGS_ITEM = re.compile(_RULINGS_ID)
+
+SEE_GLOSSARY = re.compile(r"(?:^|(?<=[.!?]\s)|(?<=\n))(?P<marker>See(?:\salso)?)\s")
+# Only an imperative "see": "(see "New Math")", "... . See "Enchantments"" — not "you see "when"".
+QUOTED_HEADING = re.compile(
+    r"(?:^|(?<=[(.;:!?]\s)|(?<=\())[Ss]ee\s(?:also\s)?\"(?P<title>[^\"]{2,60})\""
+)
+
+
+@dataclass(frozen=True)
+class Found:
+    """A cross-reference found in a text, before resolution."""
+
+    start: int
+    end: int
+    cited_start: int
+    cited_end: int
+    raw: str
+    cited: str
+    kind: str
+    targets: tuple[str, ...]
+
+
+def letter_range(first: str, last: str) -> list[str]:
+    """Subrule letters from `first` to `last` inclusive, skipping l and o."""
+    if first not in LETTERS or last not in LETTERS:
+        return []
+    return list(LETTERS[LETTERS.index(first) : LETTERS.index(last) + 1])
+
+
+def expand_range(start: str, end: str) -> list[str]:
+    """Every rule number from `start` to `end` ("601.2f", "h" → 601.2f … 601.2h).
+
+    Returns [] when the two ends do not make a range of one kind.
+    """
+    head, _, tail = start.partition(".")
+    if re.fullmatch(r"[a-z]", end):
+        match = re.fullmatch(r"(\d+)([a-z])", tail)
+        if not match:
+            return []
+        return [f"{head}.{match[1]}{letter}" for letter in letter_range(match[2], end)]
+    end_head, end_dot, end_tail = end.partition(".")
+    if not tail:  # sections: 306-311
+        if end_dot or not (head.isdigit() and end.isdigit()):
+            return []
+        return [str(n) for n in range(int(head), int(end) + 1)]
+    if not end_dot:  # 119.9–10: the end inherits the section
+        end_head, end_tail = head, end
+    if end_head != head:
+        return []
+    start_m = re.fullmatch(r"(\d+)([a-z]?)", tail)
+    end_m = re.fullmatch(r"(\d+)([a-z]?)", end_tail)
+    if not start_m or not end_m:
+        return []
+    if start_m[2] and end_m[2] and start_m[1] == end_m[1]:
+        return [f"{head}.{start_m[1]}{letter}" for letter in letter_range(start_m[2], end_m[2])]
+    if start_m[2] or end_m[2]:
+        return []
+    return [f"{head}.{n}" for n in range(int(start_m[1]), int(end_m[1]) + 1)]
+
+
+def _cr_item(item: re.Match[str], offset: int, phrase_start: int, text: str,
+             single_kind: str) -> Found:
+    start, end = item["start"], item["end"]
+    if end:
+        targets = tuple(expand_range(start, end)) or (f"{start}-{end}",)
+        if len(targets) > MAX_RANGE:
+            targets = (f"{start}-{end}",)
+        kind = "range"
+    else:
+        targets, kind = (start,), single_kind
+    stop = offset + item.end()
+    return Found(phrase_start, stop, offset + item.start(), stop, text[phrase_start:stop],
+                 item.group(), kind, targets)
+
+
+def find_cr_references(text: str) -> list[Found]:
+    """Rule and section references in a Comprehensive Rules text."""
+    found: list[Found] = []
+    taken: list[tuple[int, int]] = []
+    for phrase in CR_PHRASE.finditer(text):
+        kind = "section" if "section" in phrase["marker"].lower() else "rule"
+        offset = phrase.start("list")
+        for index, item in enumerate(CR_ITEM.finditer(phrase["list"])):
+            phrase_start = phrase.start() if index == 0 else offset + item.start()
+            found.append(_cr_item(item, offset, phrase_start, text, kind))
+        taken.append((phrase.start(), phrase.end()))
+    for bare in CR_BARE.finditer(text):
+        if not any(lo <= bare.start() < hi for lo, hi in taken):
+            item = CR_ITEM.fullmatch(bare.group())
+            if item:
+                found.append(_cr_item(item, bare.start(), bare.start(), text, "bare"))
+    return sorted(found, key=lambda f: f.start)
+
+
+def find_rulings_references(text: str) -> list[Found]:
+    """"Rule X.Y" references in a rulings-summary text."""
+    found = []
+    for phrase in RULINGS_PHRASE.finditer(text):
+        offset = phrase.start("list")
+        for index, item in enumerate(RULINGS_ITEM.finditer(phrase["list"])):
+            cited = item.group()
+            target = re.sub(r"\.Rulings\.", ".Ruling.", cited)
+            span_start = phrase.start() if index == 0 else offset + item.start()
+            found.append(Found(span_start, offset + item.end(), offset + item.start(),
+                               offset + item.end(), text[span_start : offset + item.end()],
+                               cited, "rule", (target,)))
+    return found
+
+
+def find_glossary_see(text: str, names: list[str]) -> list[Found]:
+    """"See X" / "See also A, B" naming glossary entries; `names` longest first, lowercase."""
+    found = []
+    lowered = text.lower()
+    for see in SEE_GLOSSARY.finditer(text):
+        cursor = see.end()
+        first = True
+        while True:
+            name = next((n for n in names if lowered.startswith(n, cursor)
+                         and not lowered[cursor + len(n): cursor + len(n) + 1].isalnum()), None)
+            if name is None:
+                break
+            span_start = see.start() if first else cursor
+            end = cursor + len(name)
+            found.append(Found(span_start, end, cursor, end, text[span_start:end],
+                               text[cursor:end], "glossary", (name,)))
+            first = False
+            separator = re.match(r",\s(?:and\s)?|\s(?:and|or)\s", text[end:])
+            if not separator:
+                break
+            cursor = end + separator.end()
+    return found
+
+
+def find_quoted_headings(text: str) -> list[Found]:
+    """see "Heading" references of rulebook prose."""
+    return [
+        Found(m.start(), m.end(), m.start("title"), m.end("title"), m.group(),
+              m["title"], "heading", (m["title"].strip(" .,").lower(),))
+        for m in QUOTED_HEADING.finditer(text)
+    ]
+
+
+def compute(db: sqlite_utils.Database, doc_ids: list[str]) -> str:
+    """Find and resolve the references of the given documents; a one-line summary."""
+    ensure_schema(db, ["references"])
+    counts = {"resolved": 0, "unresolved": 0, "outside_coverage": 0}
+    for doc_id in doc_ids:
+        db.execute("DELETE FROM [references] WHERE document = ?", [doc_id])
+        rows = list(_document_references(db, doc_id))
+        db["references"].insert_all(rows, batch_size=5000)
+        for row in rows:
+            counts[row["status"]] += 1
+    inside = counts["resolved"] + counts["unresolved"]
+    share = 100 * counts["resolved"] / inside if inside else 100.0
+    return (f"{sum(counts.values())} references: {counts['resolved']} resolved ({share:.1f}% of "
+            f"those inside their document), {counts['outside_coverage']} outside coverage, "
+            f"{counts['unresolved']} unresolved")
+
+
+class _Resolver:
+    """Targets of one document: rule numbers, headings, glossary names, coverage."""
+
+    def __init__(self, db: sqlite_utils.Database, doc_id: str) -> None:
+        self.doc_id = doc_id
+        document = db["documents"].get(doc_id)
+        self.partial = bool(document["partial"])
+        self.covers = json.loads(document["covers"] or "[]")
+        self.sections = _covered_sections(self.covers)
+        self.rules: dict[str, int] = {}
+        self.titles: dict[str, int] = {}
+        for row_id, number, title in db.execute(
+            "SELECT id, number, title FROM rules WHERE document = ?", [doc_id]
+        ):
+            self.rules[number] = row_id
+            if title:
+                self.titles.setdefault(title.strip(" .:").lower(), row_id)
+        self.glossary: dict[str, int] = {}
+        for row_id, term, heading, aliases in db.execute(
+            "SELECT id, term, heading, aliases FROM glossary WHERE document = ?", [doc_id]
+        ):
+            for name in [term, heading, *json.loads(aliases or "[]")]:
+                if name:
+                    self.glossary.setdefault(name.lower(), row_id)
+        self.names = sorted(self.glossary, key=len, reverse=True)
+
+    def resolve(self, found: Found, target: str) -> dict:
+        """Target ids, status and reason of one reference target."""
+        row = {"target_number": target, "target_rule_id": None, "target_glossary_id": None,
+               "status": "resolved", "reason": None}
+        if found.kind == "glossary":
+            row["target_glossary_id"] = self.glossary[target]
+            row["target_number"] = None
+        elif found.kind == "heading":
+            row["target_number"] = None
+            if target in self.titles:
+                row["target_rule_id"] = self.titles[target]
+            elif target in self.glossary:
+                row["target_glossary_id"] = self.glossary[target]
+            elif self.partial:
+                row.update(status="outside_coverage",
+                           reason=f"{self.doc_id} contains only {', '.join(self.covers)}")
+            else:
+                row.update(status="unresolved", reason=f'no heading "{found.cited}" here')
+        elif target in self.rules:
+            row["target_rule_id"] = self.rules[target]
+        elif "-" in target:
+            row.update(status="unresolved", reason=f"{found.cited} is not a range of rules")
+        elif self.partial and not self._covered(target):
+            row.update(status="outside_coverage",
+                       reason=f"{self.doc_id} contains only {', '.join(self.covers)}")
+        else:
+            row.update(status="unresolved", reason=f"no {target} in {self.doc_id}")
+        return row
+
+    def _covered(self, number: str) -> bool:
+        if not self.sections:
+            return True
+        head = number.split(".")[0]
+        if len(head) == 1:  # a chapter: covered when one of its sections is
+            return any(section // 100 == int(head) for section in self.sections)
+        return head.isdigit() and int(head) in self.sections
+
+
+def _covered_sections(covers: list[str]) -> set[int]:
+    sections: set[int] = set()
+    for span in covers:
+        match = re.fullmatch(r"(\d{3})-(\d{3})", span)
+        if match:
+            sections.update(range(int(match[1]), int(match[2]) + 1))
+    return sections
+
+
+def _document_references(db: sqlite_utils.Database, doc_id: str) -> Iterator[dict]:
+    kind = db["documents"].get(doc_id)["kind"]
+    resolver = _Resolver(db, doc_id)
+
+    def finder(text: str) -> list[Found]:
+        if kind == "comprehensive_rules":
+            return find_cr_references(text)
+        if kind == "rulings_summary":
+            return find_rulings_references(text)
+        return find_quoted_headings(text)
+
+    sources = [
+        ("rules", "rule_id", db.execute(
+            "SELECT id, id, text FROM rules WHERE document = ?", [doc_id])),
+        ("examples", "example_id", db.execute(
+            "SELECT id, rule_id, text FROM examples WHERE document = ?", [doc_id])),
+    ]
+    for table, id_column, cursor in sources:
+        for row_id, rule_id, text in cursor.fetchall():
+            for found in finder(text or ""):
+                yield from _rows(doc_id, table, {id_column: row_id, "rule_id": rule_id},
+                                 found, resolver)
+    for row_id, definition in db.execute(
+        "SELECT id, definition FROM glossary WHERE document = ?", [doc_id]
+    ).fetchall():
+        text = definition or ""
+        found_all = [*finder(text), *find_glossary_see(text, resolver.names)]
+        for found in sorted(found_all, key=lambda f: f.start):
+            yield from _rows(doc_id, "glossary", {"glossary_id": row_id}, found, resolver)
+
+
+def _rows(doc_id: str, table: str, owner: dict, found: Found,
+          resolver: _Resolver) -> Iterator[dict]:
+    for target in found.targets:
+        yield {
+            "document": doc_id, "source_table": table, "rule_id": None, "example_id": None,
+            "glossary_id": None, **owner, "start": found.start, "end": found.end,
+            "cited_start": found.cited_start, "cited_end": found.cited_end, "raw": found.raw,
+            "cited": found.cited, "kind": found.kind, **resolver.resolve(found, target),
+        }

@@ -1,0 +1,170 @@
+"""Read-only lookups over a built database (plain sqlite3: cheap to import)."""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+Row = dict[str, Any]
+
+
+def connect(db_path: Path) -> sqlite3.Connection:
+    """A read-only connection; FileNotFoundError when the database does not exist."""
+    if not Path(db_path).is_file():
+        raise FileNotFoundError(str(db_path))
+    conn = sqlite3.connect(f"file:{Path(db_path).resolve()}?mode=ro", uri=True)
+    conn.row_factory = sqlite3.Row
+    return conn
+
+
+def documents(conn: sqlite3.Connection) -> list[Row]:
+    """Every document with its counts, oldest first."""
+    rows = conn.execute(
+        "SELECT id, kind, title, effective_date, partial, covers, rule_count, example_count, "
+        "glossary_count FROM documents ORDER BY effective_date, id"
+    ).fetchall()
+    return [_document(row) for row in rows]
+
+
+def document(conn: sqlite3.Connection, doc_id: str) -> Row | None:
+    """One document, or None."""
+    row = conn.execute("SELECT * FROM documents WHERE id = ?", [doc_id]).fetchone()
+    return _document(row) if row else None
+
+
+def _document(row: sqlite3.Row) -> Row:
+    data = dict(row)
+    data["partial"] = bool(data["partial"])
+    data["covers"] = json.loads(data["covers"] or "[]")
+    return data
+
+
+def find_rule(conn: sqlite3.Connection, number: str, doc_id: str | None = None) -> Row | None:
+    """The rule row with `number` in `doc_id`, or in the newest document that has it."""
+    number = normalize_number(number)
+    sql = (
+        "SELECT rules.* FROM rules JOIN documents ON documents.id = rules.document "
+        "WHERE rules.number = ?"
+    )
+    params: list[Any] = [number]
+    if doc_id:
+        sql += " AND rules.document = ?"
+        params.append(doc_id)
+    sql += " ORDER BY documents.effective_date DESC LIMIT 1"
+    row = conn.execute(sql, params).fetchone()
+    return dict(row) if row else None
+
+
+def normalize_number(number: str) -> str:
+    """A rule number as stored: surrounding space and a trailing period dropped."""
+    return number.strip().rstrip(".")
+
+
+def examples(conn: sqlite3.Connection, rule_ids: list[int]) -> dict[int, list[str]]:
+    """Example texts by rule id, in order."""
+    result: dict[int, list[str]] = {rule_id: [] for rule_id in rule_ids}
+    if not rule_ids:
+        return result
+    marks = ",".join("?" * len(rule_ids))
+    for rule_id, text in conn.execute(
+        f"SELECT rule_id, text FROM examples WHERE rule_id IN ({marks}) ORDER BY rule_id, position",
+        rule_ids,
+    ):
+        result[rule_id].append(text)
+    return result
+
+
+def subtree(conn: sqlite3.Connection, rule: Row) -> list[Row]:
+    """The rule and every descendant, in document order."""
+    rows = conn.execute(
+        "WITH RECURSIVE tree(id) AS (SELECT ? UNION ALL "
+        "SELECT rules.id FROM rules JOIN tree ON rules.parent_id = tree.id) "
+        "SELECT rules.* FROM rules JOIN tree USING (id) ORDER BY rules.position",
+        [rule["id"]],
+    ).fetchall()
+    return [dict(row) for row in rows]
+
+
+def rule_view(conn: sqlite3.Connection, rule: Row, with_subtree: bool = True) -> Row:
+    """A rule as the CLI shows it: its fields, examples and (optionally) descendants."""
+    rows = subtree(conn, rule) if with_subtree else [rule]
+    by_id = examples(conn, [row["id"] for row in rows])
+    items = [_rule_item(row, by_id[row["id"]]) for row in rows]
+    head = items[0]
+    head["document"] = rule["document"]
+    head["subrules"] = items[1:]
+    return head
+
+
+def _rule_item(row: Row, example_texts: list[str]) -> Row:
+    return {
+        "number": row["number"],
+        "parent": row["parent"],
+        "kind": row["kind"],
+        "title": row["title"],
+        "text": row["text"],
+        "examples": example_texts,
+    }
+
+
+def suggest_numbers(conn: sqlite3.Connection, number: str, doc_id: str | None = None) -> list[str]:
+    """Up to five rule numbers near `number`: those sharing its longest prefix, else by spelling."""
+    number = normalize_number(number)
+    sql = "SELECT DISTINCT number FROM rules"
+    params: list[Any] = []
+    if doc_id:
+        sql += " WHERE document = ?"
+        params.append(doc_id)
+    numbers = [row[0] for row in conn.execute(sql, params)]
+    for cut in range(len(number) - 1, 2, -1):
+        near = [n for n in numbers if n.startswith(number[:cut]) and n != number]
+        if near:
+            return sorted(near, key=natural_key)[:5]
+    return difflib.get_close_matches(number, numbers, n=5, cutoff=0.6)
+
+
+def natural_key(number: str) -> list[tuple[int, str]]:
+    """Sort key putting 702.9 before 702.10 and 702.19a before 702.19b."""
+    return [(int(part), "") if part.isdigit() else (-1, part)
+            for part in re.findall(r"\d+|[^\d.]+", number)]
+
+
+def export_document(conn: sqlite3.Connection, doc_id: str) -> Row | None:
+    """The whole document in the public export shape (design.md), or None."""
+    doc = document(conn, doc_id)
+    if doc is None:
+        return None
+    rules = [dict(row) for row in conn.execute(
+        "SELECT * FROM rules WHERE document = ? ORDER BY position", [doc_id])]
+    by_id = examples(conn, [row["id"] for row in rules])
+    citations: dict[int, list[Row]] = {}
+    if doc["kind"] == "rulings_summary":
+        for row in conn.execute(
+            "SELECT rule_id, source, date, page FROM citations WHERE document = ? "
+            "ORDER BY rule_id, start", [doc_id]
+        ):
+            citations.setdefault(row["rule_id"], []).append(
+                {"source": row["source"], "date": row["date"], "page": row["page"]})
+    items = []
+    for row in rules:
+        item = _rule_item(row, by_id[row["id"]])
+        if doc["kind"] == "rulings_summary":
+            item["citations"] = citations.get(row["id"], [])
+        items.append(item)
+    glossary = [
+        {"term": row["term"], "aliases": json.loads(row["aliases"] or "[]"),
+         "definition": row["definition"], "obsolete": bool(row["obsolete"])}
+        for row in conn.execute(
+            "SELECT term, aliases, definition, obsolete FROM glossary WHERE document = ? "
+            "ORDER BY position", [doc_id])
+    ]
+    return {
+        "document": {key: doc[key] for key in
+                     ("id", "kind", "title", "effective_date", "partial", "covers")},
+        "rules": items,
+        "glossary": glossary,
+    }

@@ -1,0 +1,226 @@
+"""The database schema, in one place: tables, foreign keys, indexes and full-text search.
+
+Layers own their tables but declare them here too, so a reader finds every column of
+rules.db in this module and `ensure_schema` can (re)create any of them alone.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import sqlite_utils
+
+Columns = dict[str, Any]
+
+DOCUMENT_COLUMNS: Columns = {
+    "id": str,
+    "kind": str,
+    "title": str,
+    "effective_date": str,
+    "date_text": str,
+    "partial": int,
+    "covers": str,
+    "file": str,
+    "sha256": str,
+    "parser": str,
+    "source": str,
+    "license": str,
+    "rule_count": int,
+    "example_count": int,
+    "glossary_count": int,
+}
+
+TABLES: dict[str, dict[str, Any]] = {
+    "documents": {"columns": DOCUMENT_COLUMNS, "pk": "id"},
+    "rules": {
+        "columns": {
+            "id": int,
+            "document": str,
+            "number": str,
+            "parent": str,
+            "parent_id": int,
+            "kind": str,
+            "title": str,
+            "text": str,
+            "marker": str,
+            "new": int,
+            "position": int,
+            "depth": int,
+            "span_start": int,
+            "span_end": int,
+        },
+        "pk": "id",
+        "foreign_keys": [("document", "documents", "id"), ("parent_id", "rules", "id")],
+    },
+    "examples": {
+        "columns": {
+            "id": int,
+            "document": str,
+            "rule_id": int,
+            "number": str,
+            "position": int,
+            "label": str,
+            "text": str,
+        },
+        "pk": "id",
+        "foreign_keys": [("document", "documents", "id"), ("rule_id", "rules", "id")],
+    },
+    "glossary": {
+        "columns": {
+            "id": int,
+            "document": str,
+            "term": str,
+            "aliases": str,
+            "heading": str,
+            "definition": str,
+            "obsolete": int,
+            "see": str,
+            "position": int,
+        },
+        "pk": "id",
+        "foreign_keys": [("document", "documents", "id")],
+    },
+    "citations": {
+        "columns": {
+            "id": int,
+            "document": str,
+            "rule_id": int,
+            "number": str,
+            "source": str,
+            "date": str,
+            "page": str,
+            "raw": str,
+            "start": int,
+            "end": int,
+        },
+        "pk": "id",
+        "foreign_keys": [("document", "documents", "id"), ("rule_id", "rules", "id")],
+    },
+    "glyphs": {
+        "columns": {
+            "id": int,
+            "document": str,
+            "rule_id": int,
+            "glossary_id": int,
+            "original": str,
+            "symbol": str,
+            "start": int,
+            "reason": str,
+        },
+        "pk": "id",
+        "foreign_keys": [
+            ("document", "documents", "id"),
+            ("rule_id", "rules", "id"),
+            ("glossary_id", "glossary", "id"),
+        ],
+    },
+    "parts": {
+        "columns": {"id": int, "document": str, "name": str, "text": str, "position": int},
+        "pk": "id",
+        "foreign_keys": [("document", "documents", "id")],
+    },
+    "residue": {
+        "columns": {
+            "id": int,
+            "document": str,
+            "reason": str,
+            "text": str,
+            "span_start": int,
+            "span_end": int,
+        },
+        "pk": "id",
+        "foreign_keys": [("document", "documents", "id")],
+    },
+    "build_warnings": {
+        "columns": {"id": int, "document": str, "message": str},
+        "pk": "id",
+        "foreign_keys": [("document", "documents", "id")],
+    },
+    "references": {
+        "columns": {
+            "id": int,
+            "document": str,
+            "source_table": str,
+            "rule_id": int,
+            "example_id": int,
+            "glossary_id": int,
+            "start": int,
+            "end": int,
+            "cited_start": int,
+            "cited_end": int,
+            "raw": str,
+            "cited": str,
+            "kind": str,
+            "target_number": str,
+            "target_rule_id": int,
+            "target_glossary_id": int,
+            "status": str,
+            "reason": str,
+        },
+        "pk": "id",
+        "foreign_keys": [
+            ("document", "documents", "id"),
+            ("rule_id", "rules", "id"),
+            ("example_id", "examples", "id"),
+            ("glossary_id", "glossary", "id"),
+            ("target_rule_id", "rules", "id"),
+            ("target_glossary_id", "glossary", "id"),
+        ],
+    },
+    "keywords": {
+        "columns": {
+            "id": int,
+            "document": str,
+            "keyword": str,
+            "kind": str,
+            "rule_id": int,
+            "number": str,
+        },
+        "pk": "id",
+        "foreign_keys": [("document", "documents", "id"), ("rule_id", "rules", "id")],
+    },
+}
+
+INDEXES: dict[str, list[tuple[list[str], bool]]] = {
+    "rules": [(["document", "number"], True), (["document", "position"], False),
+              (["parent_id"], False), (["number"], False)],
+    "examples": [(["rule_id"], False)],
+    "glossary": [(["document", "term"], False)],
+    "citations": [(["rule_id"], False), (["source"], False)],
+    "references": [(["rule_id"], False), (["target_rule_id"], False),
+                   (["document", "status"], False), (["glossary_id"], False),
+                   (["target_glossary_id"], False)],
+    "keywords": [(["document", "keyword"], False), (["keyword"], False)],
+}
+
+FTS: dict[str, list[str]] = {
+    "rules": ["title", "text"],
+    "examples": ["text"],
+    "glossary": ["term", "definition"],
+}
+
+LAYER_TABLES: dict[str, list[str]] = {
+    "references": ["references"],
+    "keywords": ["keywords"],
+}
+
+
+def ensure_schema(db: sqlite_utils.Database, tables: list[str] | None = None) -> None:
+    """Create the named tables (default: all) with their foreign keys and indexes."""
+    for name in tables or list(TABLES):
+        spec = TABLES[name]
+        if not db[name].exists():
+            db[name].create(
+                spec["columns"], pk=spec["pk"], foreign_keys=spec.get("foreign_keys", [])
+            )
+        for columns, unique in INDEXES.get(name, []):
+            db[name].create_index(columns, unique=unique, if_not_exists=True)
+
+
+def ensure_fts(db: sqlite_utils.Database) -> None:
+    """Full-text search (porter stemming) over rule texts, examples and glossary."""
+    for table, columns in FTS.items():
+        if not db[f"{table}_fts"].exists():
+            db[table].enable_fts(columns, tokenize="porter", create_triggers=False)
+        else:
+            db[table].rebuild_fts()

@@ -1,0 +1,132 @@
+"""The command line: every command's help, JSON output and exit codes."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import click
+import pytest
+from click.testing import CliRunner
+from conftest import ROOT, SOURCES
+
+from rulesdb.build import build
+from rulesdb.cli import cli
+
+
+@pytest.fixture(scope="module")
+def db_path(tmp_path_factory):
+    path = tmp_path_factory.mktemp("cli") / "rules.db"
+    build(path, SOURCES)
+    return path
+
+
+def run(*args, db=None):
+    argv = [*args] + (["--db", str(db)] if db else [])
+    return CliRunner().invoke(cli, argv)
+
+
+def commands() -> list[str]:
+    return sorted(cli.commands)
+
+
+@pytest.mark.parametrize("name", commands())
+def test_every_command_has_help_with_an_example_json_and_readme_docs(name):
+    command = cli.commands[name]
+    result = run(name, "--help")
+    assert result.exit_code == 0
+    assert "Example:" in result.output
+    assert any(isinstance(p, click.Option) and "--json" in p.opts for p in command.params)
+    readme = (ROOT / "README.md").read_text()
+    assert re.search(rf"rulesdb {name}\b", readme), f"README lacks an example of {name}"
+
+
+def test_docs_json(db_path):
+    result = run("docs", "--json", db=db_path)
+    assert result.exit_code == 0
+    ids = [row["id"] for row in json.loads(result.output)]
+    assert ids == ["rulebook-1995", "rulings-1999-04", "rulebook-2005", "cr-2009-02-01",
+                   "cr-2025-06-06"]
+
+
+def test_rule_json_has_subrules_and_examples(db_path):
+    result = run("rule", "702.19", "--json", db=db_path)
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert (data["document"], data["number"], data["kind"], data["title"], data["text"]) == (
+        "cr-2025-06-06", "702.19", "rule", "Trample", "Trample")
+    assert [s["number"] for s in data["subrules"]][:3] == ["702.19a", "702.19b", "702.19c"]
+    assert data["subrules"][1]["examples"][0].startswith("A 2/2 creature that can block")
+
+
+def test_rule_defaults_to_the_newest_document_that_has_it(db_path):
+    newest = json.loads(run("rule", "702.19", "--json", db=db_path).output)
+    older = json.loads(run("rule", "502.9", "--json", db=db_path).output)
+    assert (newest["document"], older["document"], older["title"]) == (
+        "cr-2025-06-06", "cr-2009-02-01", "Trample")
+
+
+def test_rule_accepts_a_trailing_period_and_doc(db_path):
+    result = run("rule", "502.9.", "--doc", "cr-2009-02-01", db=db_path)
+    assert result.exit_code == 0
+    assert result.output.startswith("502.9 (cr-2009-02-01)\n  Trample\n502.9a")
+
+
+def test_rule_not_found_exits_1_with_suggestions(db_path):
+    result = run("rule", "702.19z", db=db_path)
+    assert result.exit_code == 1
+    assert result.output == (
+        "Error: no rule 702.19z; did you mean 702.19, 702.19a, 702.19b, 702.19c, 702.19d?\n")
+
+
+def test_unknown_document_is_a_usage_error(db_path):
+    result = run("rule", "702.19", "--doc", "cr-1900-01-01", db=db_path)
+    assert result.exit_code == 2
+    assert "no document cr-1900-01-01" in result.output
+
+
+def test_missing_database_is_an_input_error(tmp_path):
+    result = run("docs", db=tmp_path / "none.db")
+    assert result.exit_code == 2
+    assert "run `rulesdb build` first" in result.output
+
+
+def test_rulesdb_db_environment_variable(db_path):
+    result = CliRunner().invoke(cli, ["docs", "--json"], env={"RULESDB_DB": str(db_path)})
+    assert result.exit_code == 0
+    assert len(json.loads(result.output)) == 5
+
+
+def test_export_json_shape(db_path):
+    result = run("export", "cr-2025-06-06", "--json", db=db_path)
+    assert result.exit_code == 0
+    data = json.loads(result.output)
+    assert data["document"] == {
+        "id": "cr-2025-06-06", "kind": "comprehensive_rules",
+        "title": "Magic: The Gathering Comprehensive Rules (June 6, 2025), chapter 7",
+        "effective_date": "2025-06-06", "partial": True, "covers": ["700-731"]}
+    trample = next(r for r in data["rules"] if r["number"] == "702.19")
+    assert trample == {"number": "702.19", "parent": "702", "kind": "rule", "title": "Trample",
+                       "text": "Trample", "examples": []}
+    assert data["rules"][0]["number"] == "700"
+    assert data["glossary"] == []
+    assert len(data["rules"]) == 1469
+
+
+def test_export_rulings_carry_citations(db_path):
+    data = json.loads(run("export", "rulings-1999-04", "--json", db=db_path).output)
+    entry = next(r for r in data["rules"] if r["number"] == "A.1.1")
+    assert entry["kind"] == "entry"
+    assert entry["citations"] == [{"source": "D’Angelo", "date": "1998-02-03", "page": None}]
+
+
+def test_export_glossary_aliases_and_obsolete(db_path):
+    data = json.loads(run("export", "cr-2009-02-01", "--json", db=db_path).output)
+    by_term = {g["term"]: g for g in data["glossary"]}
+    assert by_term["Control, Controller"]["aliases"] == ["Control", "Controller"]
+    assert by_term["Active Player, Nonactive Player Order"]["aliases"] == []
+    assert any(g["obsolete"] for g in data["glossary"])
+
+
+def test_export_unknown_document_exits_1(db_path):
+    assert run("export", "nope", "--json", db=db_path).exit_code == 1

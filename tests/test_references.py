@@ -1,0 +1,118 @@
+"""The references layer: finding cross-references in text and expanding ranges."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from rulesdb.layers.references import (
+    LETTERS,
+    expand_range,
+    find_cr_references,
+    find_glossary_see,
+    find_quoted_headings,
+    find_rulings_references,
+)
+
+
+def refs(found):
+    return [(f.raw, f.cited, f.kind, list(f.targets)) for f in found]
+
+
+CR_CASES = [
+    ("See rule 601.2b.", [("See rule 601.2b", "601.2b", "rule", ["601.2b"])]),
+    ("(see rule 420.5)", [("see rule 420.5", "420.5", "rule", ["420.5"])]),
+    ("rules 418.5b-418.5g apply",
+     [("rules 418.5b-418.5g", "418.5b-418.5g", "range",
+       ["418.5b", "418.5c", "418.5d", "418.5e", "418.5f", "418.5g"])]),
+    ("in rules 601.2b and 601.2f–h.",
+     [("rules 601.2b", "601.2b", "rule", ["601.2b"]),
+      ("601.2f–h", "601.2f–h", "range", ["601.2f", "601.2g", "601.2h"])]),
+    ("(see rules 119.9–10)", [("see rules 119.9–10", "119.9–10", "range", ["119.9", "119.10"])]),
+    ("rules 306-311.", [("rules 306-311", "306-311", "range",
+                         ["306", "307", "308", "309", "310", "311"])]),
+    ("rules 903.6–903.8", [("rules 903.6–903.8", "903.6–903.8", "range",
+                            ["903.6", "903.7", "903.8"])]),
+    ("rules 110.2 and 112.2", [("rules 110.2", "110.2", "rule", ["110.2"]),
+                               ("112.2", "112.2", "rule", ["112.2"])]),
+    ('See section 6, "Multiplayer Rules."', [("See section 6", "6", "section", ["6"])]),
+    ('rule 309, "Declare Blockers Step," rule 502.',
+     [("rule 309", "309", "rule", ["309"]), ("rule 502", "502", "rule", ["502"])]),
+    ("This is an exception to 613.10. See also rule 613.",
+     [("613.10", "613.10", "bare", ["613.10"]), ("See also rule 613", "613", "rule", ["613"])]),
+    ("subrules 702.19k-m skip letters",
+     [("702.19k-m", "702.19k-m", "range", ["702.19k", "702.19m"])]),
+    ("See 718, “Prototype Cards.”", [("See 718", "718", "rule", ["718"])]),
+    ("version 1.0, 100.0 dollars, 10.0.0.1 and 2009.02.01 are not rules", []),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), CR_CASES)
+def test_find_cr_references(text, expected):
+    assert refs(find_cr_references(text)) == expected
+
+
+RULINGS_CASES = [
+    ("(see Rule K.25).", [("see Rule K.25", "K.25", "rule", ["K.25"])]),
+    ("See Rule G.6.Ruling.2 and Rule A.1.4.",
+     [("See Rule G.6.Ruling.2", "G.6.Ruling.2", "rule", ["G.6.Ruling.2"]),
+      ("A.1.4", "A.1.4", "rule", ["A.1.4"])]),
+    ("Also see Rule A.5.7, Rule A.8.11, and Rule A.8.12.",
+     [("see Rule A.5.7", "A.5.7", "rule", ["A.5.7"]), ("A.8.11", "A.8.11", "rule", ["A.8.11"]),
+      ("A.8.12", "A.8.12", "rule", ["A.8.12"])]),
+    ("See Rule C.3.Rulings.1", [("See Rule C.3.Rulings.1", "C.3.Rulings.1", "rule",
+                                 ["C.3.Ruling.1"])]),
+    ("[WotC Rules Team 03/31/98]", []),
+    ("the Rule Effect (see below)", []),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), RULINGS_CASES)
+def test_find_rulings_references(text, expected):
+    assert refs(find_rulings_references(text)) == expected
+
+
+NAMES = sorted(["active player, nonactive player order", "active player", "haste",
+                "activated ability", "tap"], key=len, reverse=True)
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("See Active Player, Nonactive Player Order.",
+     [("See Active Player, Nonactive Player Order", "Active Player, Nonactive Player Order",
+       "glossary", ["active player, nonactive player order"])]),
+    ("Some text. See also Activated ability, Haste.",
+     [("See also Activated ability", "Activated ability", "glossary", ["activated ability"]),
+      ("Haste", "Haste", "glossary", ["haste"])]),
+    ("See Tapped.", []),
+    ("You may see tap here.", []),
+])
+def test_find_glossary_see(text, expected):
+    assert refs(find_glossary_see(text, NAMES)) == expected
+
+
+def test_find_quoted_headings():
+    found = find_quoted_headings('consider the power 0 (see "New Math").')
+    assert refs(found) == [('see "New Math"', "New Math", "heading", ["new math"])]
+
+
+@pytest.mark.parametrize(("start", "end", "expected"), [
+    ("601.2f", "h", ["601.2f", "601.2g", "601.2h"]),
+    ("702.19k", "m", ["702.19k", "702.19m"]),
+    ("418.5b", "418.5g", ["418.5b", "418.5c", "418.5d", "418.5e", "418.5f", "418.5g"]),
+    ("119.9", "10", ["119.9", "119.10"]),
+    ("306", "308", ["306", "307", "308"]),
+    ("601.2f", "602.1", []),
+    ("601.2", "h", []),
+])
+def test_expand_range(start, end, expected):
+    assert expand_range(start, end) == expected
+
+
+@given(st.integers(100, 999), st.integers(1, 30),
+       st.sampled_from(LETTERS), st.sampled_from(LETTERS))
+def test_letter_ranges_never_contain_l_or_o(section, rule, first, last):
+    expanded = expand_range(f"{section}.{rule}{first}", last)
+    letters = [number[-1] for number in expanded]
+    assert "l" not in letters and "o" not in letters
+    assert len(expanded) == max(0, LETTERS.index(last) - LETTERS.index(first) + 1)
