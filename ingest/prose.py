@@ -32,6 +32,7 @@ _SMALL_WORDS = frozenset({"a", "an", "and", "as", "at", "before", "after", "by",
                           "from", "in", "of", "on", "or", "the", "to", "with"})
 # A run-in entry: a short label ending in "." or ":" and then the entry's first sentence.
 _RUN_IN = re.compile(r"([A-Z][\w'’-]*(?: [\w'’-]+){0,7})([.:]) +(?=[A-Z\"“(*])")
+_LOST_SYMBOL = re.compile(r"(?<=\S)(?: {2,}(?=\S)| (?=[.,;)](?:\s|$)))")
 _MAX_PERIOD_LABEL_WORDS = 4
 _TERMINAL = frozenset('.:;,!?)"”’')
 
@@ -83,6 +84,22 @@ def split_blocks(text: str) -> list[Block]:
             blocks.append(Block(tuple(lines)))
         cursor = chunk_end + 1
     return blocks
+
+
+def lost_symbol_warnings(text: str) -> list[str]:
+    """A note for each place where a converter seems to have dropped a symbol.
+
+    The sign is a run of spaces inside a line ("abilities that have  in the cost") or a
+    space before punctuation ("even if it's . Look"); a spaced ellipsis (". . .") is not one.
+    """
+    notes = []
+    for match in _LOST_SYMBOL.finditer(text):
+        after = text[match.end():match.end() + 3]
+        if after == ". ." or text[match.start() - 1] == ".":
+            continue
+        context = " ".join(text[max(0, match.start() - 30):match.end() + 20].split())
+        notes.append(f"a symbol seems lost at offset {match.start()}: {context!r}")
+    return notes
 
 
 def slugify(title: str) -> str:
@@ -190,8 +207,7 @@ class TreeBuilder:
     def section(self, marker: str, numeral: str, title: str, span: Span) -> Rule:
         """Open a section ("SECTION 3:" + "TURN STRUCTURE"); closes everything open."""
         self._stack.clear()
-        label = label_of_section(numeral, title)
-        self._slugs.setdefault(None, set()).add(label)
+        label = self._child_label(None, label_of_section(numeral, title))
         return self._open(0, Rule(label, None, "section", title, marker=marker, title=title,
                                   span=span))
 

@@ -89,8 +89,8 @@ def parse_entries(blocks: list[Block]) -> tuple[list[GlossaryEntry], list[str]]:
         for block in body[1:]:
             if block.text[0].islower():
                 warnings.append(f"glossary entry {heading!r}: a paragraph starting in lower "
-                                f"case at offset {block.span[0]} continues one a page break "
-                                "split")
+                                f"case at offset {block.span[0]} continues a paragraph a page "
+                                "break split")
         entries.append(GlossaryEntry(term=term, definition=text, heading=heading,
                                      aliases=aliases, see=see_targets(definition),
                                      glyphs=glyphs, span=(head.span[0], body[-1].span[1])))

@@ -27,6 +27,7 @@ from .prose import (
     ends_sentence,
     is_title_case,
     list_line,
+    lost_symbol_warnings,
     run_in,
     split_blocks,
 )
@@ -166,7 +167,7 @@ def parse(data: bytes) -> Document:
     tree = TreeBuilder()
     glossary = []
     parts: list[Part] = []
-    warnings: list[str] = []
+    warnings: list[str] = lost_symbol_warnings(text)
     for region in regions:
         if region.kind == "part":
             parts.append(_part(text, region))

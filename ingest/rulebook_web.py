@@ -24,6 +24,7 @@ from .prose import (
     ends_sentence,
     is_title_case,
     list_line,
+    lost_symbol_warnings,
     run_in,
     split_blocks,
 )
@@ -78,7 +79,7 @@ def parse(data: bytes) -> Document:
     opening = first.lines[0]
     tree.section(section.group(1), section.group(2), section.group(3),
                  (opening.start, opening.end))
-    warnings: list[str] = []
+    warnings: list[str] = lost_symbol_warnings(text)
     pending = [first.tail(1)] if len(first.lines) > 1 else []
     for block in pending + content[1:]:
         head = block.lines[0]

@@ -1,63 +1,14 @@
-"""The `rulesdb` command line: thin click commands over the library functions."""
+"""The `rulesdb` command line: the group; each command lives in rulesdb/commands/.
+
+Command modules import only what lookups need at import time (click, sqlite3): heavy
+dependencies (spaCy, Datasette, sqlite-utils) are imported inside the commands that use them.
+"""
 
 from __future__ import annotations
 
-import json
-import shutil
-import sqlite3
-import textwrap
-from pathlib import Path
-from typing import Any
-
 import click
 
-from . import query
-from .errors import InputError
-
-DEFAULT_DB = Path("data/rules.db")
-
-
-def default_sources() -> Path:
-    """./data/sources when present, else the data/sources of the checkout holding this package."""
-    here = Path("data/sources")
-    if (here / "catalog.toml").is_file():
-        return here
-    return Path(__file__).resolve().parent.parent / "data" / "sources"
-
-
-db_option = click.option(
-    "--db", "db_path", type=click.Path(dir_okay=False, path_type=Path), default=DEFAULT_DB,
-    envvar="RULESDB_DB", show_default=True, help="Database file (or set RULESDB_DB).",
-)
-json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-
-
-class NotFound(click.ClickException):
-    """Nothing matched; exits with code 1."""
-
-    exit_code = 1
-
-
-def echo_json(data: Any) -> None:
-    """Print `data` as indented JSON, non-ASCII kept."""
-    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
-
-
-def open_db(db_path: Path) -> sqlite3.Connection:
-    """A read-only connection, or an InputError telling how to build the database."""
-    try:
-        return query.connect(db_path)
-    except FileNotFoundError:
-        raise InputError(f"{db_path}: no database here; run `rulesdb build` first") from None
-
-
-def wrap(text: str, indent: str = "") -> str:
-    """`text` wrapped to the terminal width, paragraph by paragraph."""
-    width = max(40, min(shutil.get_terminal_size((100, 24)).columns, 100))
-    return "\n".join(
-        textwrap.fill(paragraph, width, initial_indent=indent, subsequent_indent=indent)
-        for paragraph in text.split("\n")
-    )
+from .commands import core
 
 
 @click.group()
@@ -71,120 +22,6 @@ def cli() -> None:
     """
 
 
-@cli.command()
-@db_option
-@click.option("--sources", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Folder with catalog.toml and the source files [default: data/sources].")
-@json_option
-def build(db_path: Path, sources: Path | None, as_json: bool) -> None:
-    """Build the database from the catalogued sources, atomically.
-
-    A failed or interrupted build leaves the previous database untouched.
-
-    Example:
-
-        rulesdb build --db /tmp/rules.db
-    """
-    from .build import build as run_build
-
-    def show(doc: Any) -> None:
-        if not as_json:
-            c = doc.counts
-            click.echo(f"{doc.id:18} {c.rules:5} rules {c.examples:4} examples "
-                       f"{c.glossary:4} glossary {c.citations:5} citations "
-                       f"{c.residue:3} residue  {doc.seconds * 1000:6.0f} ms")
-            for warning in doc.warnings:
-                click.echo(f"  warning: {warning}")
-
-    report = run_build(db_path, sources or default_sources(), on_document=show)
-    if as_json:
-        echo_json({
-            "db": str(db_path), "seconds": round(report.seconds, 3),
-            "documents": [{"id": d.id, **vars(d.counts), "seconds": round(d.seconds, 3),
-                           "warnings": list(d.warnings)} for d in report.documents],
-            "layers": report.layers,
-        })
-        return
-    for name, summary in report.layers.items():
-        click.echo(f"{name}: {summary}")
-    click.echo(f"built {db_path} in {report.seconds:.2f} s")
-
-
-@cli.command()
-@db_option
-@json_option
-def docs(db_path: Path, as_json: bool) -> None:
-    """List the documents in the database with their counts.
-
-    Example:
-
-        rulesdb docs --json
-    """
-    rows = query.documents(open_db(db_path))
-    if as_json:
-        echo_json(rows)
-        return
-    for row in rows:
-        covers = f" covers {', '.join(row['covers'])}" if row["partial"] else ""
-        click.echo(f"{row['id']:18} {row['kind']:20} {row['rule_count']:5} rules "
-                   f"{row['glossary_count']:4} glossary  {row['title']}{covers}")
-
-
-@cli.command()
-@click.argument("number")
-@click.option("--doc", "doc_id", help="Document id [default: the newest that has the rule].")
-@db_option
-@json_option
-def rule(number: str, doc_id: str | None, db_path: Path, as_json: bool) -> None:
-    """Show a rule with its subrules and examples.
-
-    Example:
-
-        rulesdb rule 702.19 --doc cr-2025-06-06
-    """
-    conn = open_db(db_path)
-    if doc_id and query.document(conn, doc_id) is None:
-        raise InputError(f"no document {doc_id}; see `rulesdb docs`")
-    found = query.find_rule(conn, number, doc_id)
-    if found is None:
-        near = query.suggest_numbers(conn, number, doc_id)
-        hint = f"; did you mean {', '.join(near)}?" if near else ""
-        raise NotFound(f"no rule {query.normalize_number(number)}"
-                       f"{' in ' + doc_id if doc_id else ''}{hint}")
-    view = query.rule_view(conn, found)
-    if as_json:
-        echo_json(view)
-        return
-    click.echo(click.style(f"{view['number']} ({view['document']})", bold=True))
-    for item in [view, *view["subrules"]]:
-        if item is not view:
-            click.echo(click.style(item["number"], bold=True))
-        click.echo(wrap(item["text"], "  "))
-        for example in item["examples"]:
-            click.echo(wrap(f"Example: {example}", "      "))
-
-
-@cli.command()
-@click.argument("doc_id", metavar="ID")
-@db_option
-@json_option
-def export(doc_id: str, db_path: Path, as_json: bool) -> None:
-    """Export a whole document: JSON with --json, else its rules as plain text.
-
-    Example:
-
-        rulesdb export cr-2025-06-06 --json > cr-2025-06-06.json
-    """
-    data = query.export_document(open_db(db_path), doc_id)
-    if data is None:
-        raise NotFound(f"no document {doc_id}; see `rulesdb docs`")
-    if as_json:
-        echo_json(data)
-        return
-    for item in data["rules"]:
-        click.echo(f"{item['number']} {item['text']}")
-        for example in item["examples"]:
-            click.echo(f"  Example: {example}")
-    for entry in data["glossary"]:
-        click.echo(f"{entry['term']}\n  {entry['definition']}")
-
+for _module in (core,):
+    for _command in _module.COMMANDS:
+        cli.add_command(_command)

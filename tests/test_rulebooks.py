@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from rulesdb.ingest import rulebook_print, rulebook_web
 from rulesdb.ingest.lossless import lossless_mismatch
 from rulesdb.ingest.model import DocumentMeta, GlossaryEntry, Glyph, ParseError, Residue, Rule
-from rulesdb.ingest.prose import roman_to_int, run_in, slugify
+from rulesdb.ingest.prose import lost_symbol_warnings, roman_to_int, run_in, slugify
 from rulesdb.ingest.rulebook_glossary import see_targets
 from rulesdb.ingest.rulebook_glyphs import normalize_glyphs
 
@@ -85,6 +85,18 @@ def test_run_in(text: str, expected: tuple[str, str] | None) -> None:
     assert (entry and (entry.title, entry.marker)) == expected
     if entry:
         assert text[entry.body_start - 1] == " " and text[entry.body_start] != " "
+
+
+@pytest.mark.parametrize(("text", "offsets"), [
+    ("All spells have a casting cost, even if it's . Look.", [44]),
+    ("abilities that have  in the cost", [19]),
+    ("if a card costs **1** , it's blue", [21]),
+    ('start with "When [something] comes into play, . . ." This', []),
+    ("A normal sentence. Another one, too.", []),
+])
+def test_lost_symbol_warnings(text: str, offsets: list[int]) -> None:
+    found = [int(re.search(r"offset (\d+)", w).group(1)) for w in lost_symbol_warnings(text)]
+    assert found == offsets
 
 
 # --- 1995: synthetic pages ----------------------------------------------------------------
@@ -485,7 +497,9 @@ def test_1995_meta_and_counts(doc95) -> None:
         "section": 1, "heading": 27, "keyword": 15, "paragraph": 90, "list_item": 8,
         "lost_example": 25}
     assert doc95.glossary == () and doc95.parts == ()
-    assert doc95.warnings == ()
+    assert doc95.warnings == (
+        "a symbol seems lost at offset 11261: \"e a casting cost, even if it's . Look in the "
+        "upper\"",)
     assert [(r.text, r.reason) for r in doc95.residue] == [
         (NAV_TOP, "web page navigation links"), (NAV_BOTTOM, "web page navigation links")]
 
@@ -541,7 +555,8 @@ def test_2005_meta_and_counts(doc05) -> None:
                                              "learning to play", "credits", "questions",
                                              "back cover"]
     assert doc05.residue == ()
-    assert len(doc05.warnings) == 2
+    assert len(doc05.warnings) == 14
+    assert sum(w.startswith("a symbol seems lost") for w in doc05.warnings) == 12
 
 
 def test_2005_counts_agree_with_plain_line_counts(doc05) -> None:
