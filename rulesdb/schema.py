@@ -179,6 +179,107 @@ TABLES: dict[str, dict[str, Any]] = {
         "pk": "id",
         "foreign_keys": [("document", "documents", "id"), ("rule_id", "rules", "id")],
     },
+    # lineage layer (rulesdb/lineage.py): alignment of rules between two editions
+    "alignments": {
+        "columns": {
+            "id": int,
+            "old_doc": str,
+            "new_doc": str,
+            "old_rule_id": int,
+            "new_rule_id": int,
+            "old_number": str,
+            "new_number": str,
+            "change": str,
+            "similarity": float,
+            "detail": str,
+        },
+        "pk": "id",
+        "foreign_keys": [
+            ("old_doc", "documents", "id"),
+            ("new_doc", "documents", "id"),
+            ("old_rule_id", "rules", "id"),
+            ("new_rule_id", "rules", "id"),
+        ],
+    },
+    # lineage layer: one stable id per rule across all editions
+    "lineages": {
+        "columns": {"id": int, "lineage": str, "rule_id": int, "document": str, "number": str},
+        "pk": "id",
+        "foreign_keys": [("rule_id", "rules", "id"), ("document", "documents", "id")],
+    },
+    # lineage layer: prose headings, glossary entries and rulings topics ↔ CR rules / glossary
+    "concept_links": {
+        "columns": {
+            "id": int,
+            "source_doc": str,
+            "source_rule_id": int,
+            "source_glossary_id": int,
+            "target_doc": str,
+            "target_rule_id": int,
+            "target_glossary_id": int,
+            "concept": str,
+            "score": float,
+            "method": str,
+        },
+        "pk": "id",
+        "foreign_keys": [
+            ("source_doc", "documents", "id"),
+            ("source_rule_id", "rules", "id"),
+            ("source_glossary_id", "glossary", "id"),
+            ("target_doc", "documents", "id"),
+            ("target_rule_id", "rules", "id"),
+            ("target_glossary_id", "glossary", "id"),
+        ],
+    },
+    # terms layer (rulesdb/layers/terms.py): glossary terms used in rule and example texts
+    "term_mentions": {
+        "columns": {
+            "id": int,
+            "document": str,
+            "glossary_id": int,
+            "rule_id": int,
+            "example_id": int,
+            "start": int,
+            "end": int,
+            "text": str,
+        },
+        "pk": "id",
+        "foreign_keys": [
+            ("document", "documents", "id"),
+            ("glossary_id", "glossary", "id"),
+            ("rule_id", "rules", "id"),
+            ("example_id", "examples", "id"),
+        ],
+    },
+    # enforcement (rulesdb/engine + rulesdb/trace): engines and the rule ids their code cites
+    "engines": {
+        "columns": {"name": str, "kind": str, "path": str, "edition": str, "files": int,
+                    "skipped": int, "scanned_at": str},
+        "pk": "name",
+        "foreign_keys": [("edition", "documents", "id")],
+    },
+    "engine_citations": {
+        "columns": {
+            "id": int,
+            "engine": str,
+            "file": str,
+            "line": int,
+            "function": str,
+            "cited": str,
+            "number": str,
+            "edition": str,
+            "rule_id": int,
+            "status": str,
+            "suggestion": str,
+            "context": str,
+        },
+        "pk": "id",
+        "foreign_keys": [
+            ("engine", "engines", "name"),
+            ("edition", "documents", "id"),
+            ("rule_id", "rules", "id"),
+        ],
+    },
 }
 
 INDEXES: dict[str, list[tuple[list[str], bool]]] = {
@@ -191,6 +292,12 @@ INDEXES: dict[str, list[tuple[list[str], bool]]] = {
                    (["document", "status"], False), (["glossary_id"], False),
                    (["target_glossary_id"], False)],
     "keywords": [(["document", "keyword"], False), (["keyword"], False)],
+    "alignments": [(["old_doc", "new_doc"], False), (["old_rule_id"], False),
+                   (["new_rule_id"], False)],
+    "lineages": [(["lineage"], False), (["rule_id"], True)],
+    "concept_links": [(["source_rule_id"], False), (["target_rule_id"], False)],
+    "term_mentions": [(["rule_id"], False), (["glossary_id"], False)],
+    "engine_citations": [(["engine"], False), (["rule_id"], False), (["number"], False)],
 }
 
 FTS: dict[str, list[str]] = {
@@ -202,6 +309,9 @@ FTS: dict[str, list[str]] = {
 LAYER_TABLES: dict[str, list[str]] = {
     "references": ["references"],
     "keywords": ["keywords"],
+    "lineage": ["alignments", "lineages", "concept_links"],
+    "terms": ["term_mentions"],
+    "enforcement": ["engines", "engine_citations"],
 }
 
 
