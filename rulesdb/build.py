@@ -11,6 +11,7 @@ from pathlib import Path
 
 import sqlite_utils
 
+from .add import Source, parse_release, previous_sources, store_release
 from .catalog import CatalogEntry, load_catalog, read_verified
 from .errors import InputError, position
 from .ingest.decode import decode
@@ -30,6 +31,7 @@ class DocumentReport:
     counts: StoredCounts
     seconds: float
     warnings: tuple[str, ...] = ()
+    added_from: str | None = None  # the source file of a document `rulesdb add` put there
 
 
 @dataclass
@@ -73,10 +75,10 @@ def build(
         data = read_verified(entry, sources_dir)
         doc = parse_source(entry, data, sources_dir / entry.file)
         parsed.append((entry, doc, time.perf_counter() - t0))
+    kept, report = _previously_added(db_path), BuildReport()
     db_path.parent.mkdir(parents=True, exist_ok=True)
     temp_path = db_path.with_name(f".{db_path.name}.building-{os.getpid()}")
     temp_path.unlink(missing_ok=True)
-    report = BuildReport()
     try:
         db = sqlite_utils.Database(temp_path)
         db.execute("PRAGMA journal_mode = OFF")
@@ -91,6 +93,15 @@ def build(
             if on_document:
                 on_document(doc_report)
         doc_ids = [entry.id for entry in entries]
+        for doc_id, source, doc, parse_seconds in kept:
+            t0 = time.perf_counter()
+            counts = store_release(db, doc_id, source, doc)
+            seconds = parse_seconds + time.perf_counter() - t0
+            doc_report = DocumentReport(doc_id, counts, seconds, doc.warnings, source.name)
+            report.documents.append(doc_report)
+            if on_document:
+                on_document(doc_report)
+            doc_ids = [*(i for i in doc_ids if i != doc_id), doc_id]
         for name, layer in LAYERS.items():
             report.layers[name] = layer(db, doc_ids)
         ensure_fts(db)
@@ -102,3 +113,22 @@ def build(
         temp_path.unlink(missing_ok=True)
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _previously_added(db_path: Path) -> list[tuple[str, Source, Document, float]]:
+    """The documents `rulesdb add` put in the database being rebuilt, parsed again.
+
+    They are kept (from the source bytes stored with them) so that a rebuild does not drop
+    added editions; one that replaced a catalogued document of the same id replaces it again.
+    """
+    kept = []
+    for doc_id, source in previous_sources(db_path):
+        t0 = time.perf_counter()
+        try:
+            doc = parse_release(source)
+        except InputError as exc:
+            raise InputError(f"{db_path}: {doc_id}, added from {source.name}, no longer "
+                             f"parses ({exc.message}); move the database away to build from "
+                             "the catalogue alone") from None
+        kept.append((doc_id, source, doc, time.perf_counter() - t0))
+    return kept

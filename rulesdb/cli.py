@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import click
 
-from .commands import core
+from .commands import core, engine, lineage, lookup, site, sources
 
 
 @click.group()
@@ -22,6 +22,6 @@ def cli() -> None:
     """
 
 
-for _module in (core,):
+for _module in (core, sources, lineage, site, engine, lookup):
     for _command in _module.COMMANDS:
         cli.add_command(_command)

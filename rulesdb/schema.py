@@ -28,6 +28,8 @@ DOCUMENT_COLUMNS: Columns = {
     "rule_count": int,
     "example_count": int,
     "glossary_count": int,
+    # `rulesdb add`: the date in the source file's name, when it carries one
+    "file_date": str,
 }
 
 TABLES: dict[str, dict[str, Any]] = {
@@ -134,6 +136,14 @@ TABLES: dict[str, dict[str, Any]] = {
     "build_warnings": {
         "columns": {"id": int, "document": str, "message": str},
         "pk": "id",
+        "foreign_keys": [("document", "documents", "id")],
+    },
+    # `rulesdb add` / `fetch`: the source bytes of added documents (zlib), so that
+    # `rulesdb build` can add them again without the original files
+    "document_sources": {
+        "columns": {"document": str, "name": str, "origin": str, "sha256": str,
+                    "size": int, "data": bytes},
+        "pk": "document",
         "foreign_keys": [("document", "documents", "id")],
     },
     "references": {
@@ -323,6 +333,11 @@ def ensure_schema(db: sqlite_utils.Database, tables: list[str] | None = None) ->
             db[name].create(
                 spec["columns"], pk=spec["pk"], foreign_keys=spec.get("foreign_keys", [])
             )
+        else:  # a database made by an older version gains the columns declared since
+            present = set(db[name].columns_dict)
+            for column, kind in spec["columns"].items():
+                if column not in present:
+                    db[name].add_column(column, kind)
         for columns, unique in INDEXES.get(name, []):
             db[name].create_index(columns, unique=unique, if_not_exists=True)
 
@@ -334,3 +349,29 @@ def ensure_fts(db: sqlite_utils.Database) -> None:
             db[table].enable_fts(columns, tokenize="porter", create_triggers=False)
         else:
             db[table].rebuild_fts()
+
+
+def index_fts(db: sqlite_utils.Database, doc_ids: list[str]) -> None:
+    """Add the rows of the given documents to full-text search, leaving the others as indexed."""
+    marks = ", ".join("?" * len(doc_ids))
+    for table, columns in FTS.items():
+        if not db[f"{table}_fts"].exists():
+            db[table].enable_fts(columns, tokenize="porter", create_triggers=False)
+            continue  # enable_fts indexed every row already
+        names = ", ".join(f"[{column}]" for column in columns)
+        db.execute(
+            f"INSERT INTO [{table}_fts] (rowid, {names}) SELECT rowid, {names} FROM [{table}] "
+            f"WHERE document IN ({marks})", doc_ids,
+        )
+
+
+def unindex_fts(db: sqlite_utils.Database, doc_id: str) -> None:
+    """Remove a document's rows from full-text search (before the rows themselves go)."""
+    for table, columns in FTS.items():
+        if not db[f"{table}_fts"].exists():
+            continue
+        names = ", ".join(f"[{column}]" for column in columns)
+        db.execute(
+            f"INSERT INTO [{table}_fts] ([{table}_fts], rowid, {names}) "
+            f"SELECT 'delete', rowid, {names} FROM [{table}] WHERE document = ?", [doc_id],
+        )

@@ -16,8 +16,9 @@ from ..cliutil import (
     echo_json,
     json_option,
     open_db,
-    wrap,
 )
+from ..lookup import rule_view
+from ..render import format_option, output_format, rule_lines
 
 
 @click.command()
@@ -41,7 +42,8 @@ def build(db_path: Path, sources: Path | None, as_json: bool) -> None:
             c = doc.counts
             click.echo(f"{doc.id:18} {c.rules:5} rules {c.examples:4} examples "
                        f"{c.glossary:4} glossary {c.citations:5} citations "
-                       f"{c.residue:3} residue  {doc.seconds * 1000:6.0f} ms")
+                       f"{c.residue:3} residue  {doc.seconds * 1000:6.0f} ms"
+                       + (f"  (kept: added from {doc.added_from})" if doc.added_from else ""))
             for warning in doc.warnings:
                 click.echo(f"  warning: {warning}")
 
@@ -82,14 +84,23 @@ def docs(db_path: Path, as_json: bool) -> None:
 @click.command()
 @click.argument("number")
 @click.option("--doc", "doc_id", help="Document id [default: the newest that has the rule].")
+@click.option("--tree", is_flag=True, help="The whole subtree, not only the direct subrules.")
+@click.option("--examples/--no-examples", default=True, show_default=True,
+              help="Show the examples.")
 @db_option
+@format_option
 @json_option
-def rule(number: str, doc_id: str | None, db_path: Path, as_json: bool) -> None:
-    """Show a rule with its subrules and examples.
+def rule(number: str, doc_id: str | None, tree: bool, examples: bool, db_path: Path,
+         fmt: str, as_json: bool) -> None:
+    """Show a rule with its subrules and examples, glossary terms marked, references listed.
+
+    Terms are underlined (text) or _emphasized_ (Markdown) and defined after the rule, with
+    what each reference points to.
 
     Example:
 
         rulesdb rule 702.19 --doc cr-2025-06-06
+        rulesdb rule 702 --tree --no-examples --format markdown
     """
     conn = open_db(db_path)
     if doc_id and query.document(conn, doc_id) is None:
@@ -100,17 +111,12 @@ def rule(number: str, doc_id: str | None, db_path: Path, as_json: bool) -> None:
         hint = f"; did you mean {', '.join(near)}?" if near else ""
         raise NotFound(f"no rule {query.normalize_number(number)}"
                        f"{' in ' + doc_id if doc_id else ''}{hint}")
-    view = query.rule_view(conn, found)
-    if as_json:
+    view = rule_view(conn, found, tree=tree, examples=examples)
+    fmt = output_format(fmt, as_json)
+    if fmt == "json":
         echo_json(view)
         return
-    click.echo(click.style(f"{view['number']} ({view['document']})", bold=True))
-    for item in [view, *view["subrules"]]:
-        if item is not view:
-            click.echo(click.style(item["number"], bold=True))
-        click.echo(wrap(item["text"], "  "))
-        for example in item["examples"]:
-            click.echo(wrap(f"Example: {example}", "      "))
+    click.echo("\n".join(rule_lines(view, fmt, examples)).rstrip("\n"))
 
 
 @click.command()

@@ -7,11 +7,14 @@ from collections.abc import Callable
 
 import sqlite_utils
 
-from . import keywords, references
+from . import enforcement, keywords, lineage, references, terms
 
 Layer = Callable[[sqlite_utils.Database, list[str]], str]
 
 LAYERS: dict[str, Layer] = {
     "references": references.compute,
     "keywords": keywords.compute,
+    "enforcement": enforcement.compute,
+    "lineage": lineage.compute,
+    "terms": terms.compute,
 }

@@ -18,6 +18,7 @@ rules; the reason names what it covers) or `unresolved` with the reason.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Iterator
@@ -162,11 +163,13 @@ def find_glossary_see(text: str, names: list[str]) -> list[Found]:
     """"See X" / "See also A, B" naming glossary entries; `names` longest first, lowercase."""
     found = []
     lowered = text.lower()
+    groups = _by_first_letter(tuple(names))
     for see in SEE_GLOSSARY.finditer(text):
         cursor = see.end()
         first = True
         while True:
-            name = next((n for n in names if lowered.startswith(n, cursor)
+            candidates = groups.get(lowered[cursor:cursor + 1], ())
+            name = next((n for n in candidates if lowered.startswith(n, cursor)
                          and not lowered[cursor + len(n): cursor + len(n) + 1].isalnum()), None)
             if name is None:
                 break
@@ -180,6 +183,18 @@ def find_glossary_see(text: str, names: list[str]) -> list[Found]:
                 break
             cursor = end + separator.end()
     return found
+
+
+@functools.lru_cache(maxsize=4)
+def _by_first_letter(names: tuple[str, ...]) -> dict[str, list[str]]:
+    """`names` grouped by their first character, each group in the given (longest-first) order.
+
+    Scanning only the names that can match keeps "See" lookups fast in glossaries of 700 terms.
+    """
+    groups: dict[str, list[str]] = {}
+    for name in names:
+        groups.setdefault(name[:1], []).append(name)
+    return groups
 
 
 def find_quoted_headings(text: str) -> list[Found]:

@@ -1,0 +1,119 @@
+"""Time `rulesdb add` over every CR text file of a folder; database size per edition.
+
+Run: python benchmarks/add_corpus.py [DIR] [--bare] [--layers a,b]
+(DIR defaults to ../shared/corpus/cr; --layers runs only the named layers, to tell the cost of
+ingest itself from that of each layer)
+
+1. one file at a time, as a user adding each new release does, into a database that starts
+   with the bundled documents (--bare: empty): per file MB/s of source, rules/s, seconds, the
+   time of each layer, and how much the database grew;
+2. all files in one `add` (layers run once over all of them);
+3. storage: database size, and how much of the rule text repeats across editions.
+Targets (issue 3): one full modern release ≤ 1.5 s; ≥ 5 MB/s of source.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sqlite3
+import tempfile
+import time
+from pathlib import Path
+
+from rulesdb.add import add_files, parse_release, read_source
+from rulesdb.build import build
+from rulesdb.layers import LAYERS
+
+ROOT = Path(__file__).resolve().parent.parent
+MB = 1024 * 1024
+
+
+def main() -> None:
+    """Add the folder's files one by one, then all at once, and print the figures."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("dir", nargs="?", type=Path, default=ROOT.parent / "shared/corpus/cr")
+    parser.add_argument("--bare", action="store_true", help="Start from an empty database.")
+    parser.add_argument("--layers", help="Comma-separated layers to run [default: all].")
+    args = parser.parse_args()
+    if args.layers:
+        wanted = args.layers.split(",")
+        for name in list(LAYERS):
+            if name not in wanted:
+                del LAYERS[name]
+    print(f"layers: {', '.join(LAYERS)}")
+    files = sorted(args.dir.glob("*.txt"))
+    if not files:
+        raise SystemExit(f"no .txt files in {args.dir}")
+    with tempfile.TemporaryDirectory() as tmp:
+        one_by_one(Path(tmp) / "one.db", files, args.bare)
+        all_at_once(Path(tmp) / "all.db", files)
+
+
+def one_by_one(db: Path, files: list[Path], bare: bool) -> None:
+    if not bare:
+        build(db, ROOT / "data" / "sources")
+    start_size = db.stat().st_size if db.exists() else 0
+    print(f"1. one file at a time into {'an empty database' if bare else 'the bundled build'}"
+          f" ({start_size / MB:.1f} MB)\n")
+    print(f"{'file':32} {'MB':>5} {'parse':>6} {'store':>6} {'total s':>8} {'MB/s':>6} "
+          f"{'rules/s':>8} {'+MB db':>7}  layers (s)")
+    size, total_bytes, total_rules, total_seconds = start_size, 0, 0, 0.0
+    for path in files:
+        data = path.read_bytes()
+        t0 = time.perf_counter()
+        parse_release(read_source(path))
+        parse_seconds = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        report = add_files(db, [path])
+        seconds = time.perf_counter() - t0
+        rules = sum(a.counts.rules for a in report.added if a.counts)
+        stored = sum(a.seconds for a in report.added)
+        grown, size = db.stat().st_size - size, db.stat().st_size
+        total_bytes += len(data)
+        total_rules += rules
+        total_seconds += seconds
+        layers = " ".join(f"{name} {s:.2f}" for name, s in report.layer_seconds.items())
+        print(f"{path.name:32} {len(data) / MB:5.2f} {parse_seconds:6.3f} {stored:6.3f} "
+              f"{seconds:8.3f} "
+              f"{len(data) / MB / seconds:6.2f} {rules / seconds:8.0f} {grown / MB:7.2f}  "
+              f"{layers}")
+    print(f"\n{'total':32} {total_bytes / MB:5.2f} {'':13} {total_seconds:8.3f} "
+          f"{total_bytes / MB / total_seconds:6.2f} {total_rules / total_seconds:8.0f} "
+          f"{(size - start_size) / MB:7.2f}")
+    print(f"database: {size / MB:.1f} MB; {(size - start_size) / MB / len(files):.2f} MB per "
+          f"edition added")
+    storage(db)
+
+
+def all_at_once(db: Path, files: list[Path]) -> None:
+    total_bytes = sum(path.stat().st_size for path in files)
+    t0 = time.perf_counter()
+    report = add_files(db, files)
+    seconds = time.perf_counter() - t0
+    rules = sum(a.counts.rules for a in report.added if a.counts)
+    layers = ", ".join(f"{name} {s:.2f}" for name, s in report.layer_seconds.items())
+    print(f"\n2. all {len(files)} files in one add into an empty database: {seconds:.2f} s, "
+          f"{total_bytes / MB / seconds:.2f} MB/s, {rules / seconds:.0f} rules/s; "
+          f"database {db.stat().st_size / MB:.1f} MB ({db.stat().st_size / MB / len(files):.2f}"
+          f" MB per edition)\n   layers (s): {layers}")
+
+
+def storage(db: Path) -> None:
+    conn = sqlite3.connect(db)
+    total, distinct = conn.execute(
+        "SELECT sum(length(text)), (SELECT sum(length(t)) FROM (SELECT DISTINCT text AS t "
+        "FROM rules)) FROM rules").fetchone()
+    packed, raw = conn.execute("SELECT sum(length(data)), sum(size) FROM document_sources"
+                               ).fetchone()
+    tables = conn.execute(
+        "SELECT name, sum(pgsize) FROM dbstat GROUP BY name ORDER BY 2 DESC LIMIT 6").fetchall()
+    conn.close()
+    print(f"\n3. storage: rule texts {total / MB:.2f} MB, of which distinct {distinct / MB:.2f} MB "
+          f"({100 * (1 - distinct / total):.0f}% repeats an earlier edition's text)")
+    print(f"   added sources kept for rebuilds: {raw / MB:.2f} MB stored zlib-compressed as "
+          f"{packed / MB:.2f} MB")
+    print("   largest tables: " + ", ".join(f"{name} {size / MB:.1f} MB" for name, size in tables))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,210 @@
+"""Latency and load of the rules site over loopback HTTP.
+
+Starts `rulesdb serve` on a free port of 127.0.0.1 (or targets --url), then prints:
+- p50/p95/p99 of rule pages and of searches, requested one at a time (targets: rule page
+  p50 <= 50 ms, search p50 <= 100 ms);
+- a bounded load: --requests requests (default 2,000) over --concurrency connections
+  (default 50) mixing rule pages, searches, glossary entries, history and diff pages; every
+  response must be 200 (errors are counted and make the script exit 1).
+
+Usage:
+    python benchmarks/serve_latency.py [--url http://127.0.0.1:8001] [--db PATH]
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import random
+import socket
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from pathlib import Path
+from urllib.parse import quote, urlsplit
+
+ROOT = Path(__file__).resolve().parent.parent
+WORDS = ["trample", "combat damage", "first strike", "mana ability", "sacrifice", "token",
+         "legend rule", "planeswalker", "counter target spell", "upkeep", "phasing",
+         "protection", "regenerate", "banding", "split second", "copy", "storm"]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def start_server(db: Path) -> tuple[subprocess.Popen, str]:
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "rulesdb", "serve", "--db", str(db), "--port", str(port),
+         "--sources", str(ROOT / "data" / "sources")],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 120
+    while True:
+        if process.poll() is not None:
+            raise SystemExit("rulesdb serve exited early")
+        try:
+            with urllib.request.urlopen(base + "/robots.txt", timeout=2):
+                return process, base
+        except OSError:
+            if time.monotonic() > deadline:
+                process.kill()
+                raise SystemExit("rulesdb serve did not answer in 120 s") from None
+            time.sleep(0.2)
+
+
+def paths(db: Path, seed: int = 7) -> dict[str, list[str]]:
+    """Sample URLs of each page type, read from the database the server uses."""
+    rng = random.Random(seed)
+    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    rules = [f"/{d}/{n}" for d, n in conn.execute(
+        "SELECT document, number FROM rules WHERE document LIKE 'cr-%' AND kind IN "
+        "('rule', 'subrule')")]
+    terms = [f"/{d}/glossary/{slug}" for d, slug in conn.execute(
+        "SELECT document, lower(replace(replace(term, ' ', '-'), ',', '')) FROM glossary "
+        "WHERE term NOT GLOB '*[^A-Za-z ]*'")]
+    pairs = [f"/diff/{a}/{b}" for a, b in conn.execute(
+        "SELECT DISTINCT old_doc, new_doc FROM alignments")]
+    conn.close()
+    return {
+        "rule": rng.sample(rules, min(200, len(rules))),
+        "search": [f"/search?q={quote(w)}" for w in WORDS],
+        "glossary": rng.sample(terms, min(50, len(terms))),
+        "history": [p + "/history" for p in rng.sample(rules, min(50, len(rules)))],
+        "diff": pairs,
+    }
+
+
+def fetch(conn: http.client.HTTPConnection, path: str) -> tuple[int, float]:
+    t0 = time.perf_counter()
+    conn.request("GET", path)
+    response = conn.getresponse()
+    response.read()
+    return response.status, time.perf_counter() - t0
+
+
+def percentiles(samples: list[float]) -> dict[str, float]:
+    ordered = sorted(samples)
+    cut = statistics.quantiles(ordered, n=100, method="inclusive")
+    return {"p50": cut[49] * 1000, "p95": cut[94] * 1000, "p99": cut[98] * 1000,
+            "n": len(ordered)}
+
+
+def sequential(base: str, urls: list[str], rounds: int) -> tuple[dict[str, float], int]:
+    netloc = urlsplit(base).netloc
+    conn = http.client.HTTPConnection(netloc, timeout=30)
+    for url in urls[:5]:  # warm-up: first requests pay template compilation
+        fetch(conn, url)
+    times, errors = [], 0
+    for _ in range(rounds):
+        for url in urls:
+            status, seconds = fetch(conn, url)
+            errors += status != 200
+            times.append(seconds)
+    conn.close()
+    return percentiles(times), errors
+
+
+def load(base: str, urls: list[str], total: int, concurrency: int) -> dict:
+    netloc = urlsplit(base).netloc
+    lock = threading.Lock()
+    queue = iter(range(total))
+    times: list[float] = []
+    errors: list[str] = []
+
+    def worker() -> None:
+        conn = http.client.HTTPConnection(netloc, timeout=60)
+        while True:
+            with lock:
+                index = next(queue, None)
+            if index is None:
+                break
+            url = urls[index % len(urls)]
+            try:
+                status, seconds = fetch(conn, url)
+            except (OSError, http.client.HTTPException) as exc:
+                conn.close()
+                conn = http.client.HTTPConnection(netloc, timeout=60)
+                with lock:
+                    errors.append(f"{url}: {exc!r}")
+                continue
+            with lock:
+                times.append(seconds)
+                if status != 200:
+                    errors.append(f"{url}: HTTP {status}")
+        conn.close()
+
+    started = time.perf_counter()
+    threads = [threading.Thread(target=worker) for _ in range(concurrency)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    elapsed = time.perf_counter() - started
+    return {**percentiles(times), "errors": len(errors), "first_errors": errors[:5],
+            "seconds": elapsed, "per_second": total / elapsed}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--url", help="target a running server instead of starting one")
+    parser.add_argument("--db", type=Path, help="the database the server uses "
+                        "[default: a fresh build in a temporary folder]")
+    parser.add_argument("--requests", type=int, default=2000)
+    parser.add_argument("--concurrency", type=int, default=50)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        db = args.db or Path(tmp) / "rules.db"
+        process = None
+        base = args.url
+        if base is None:
+            process, base = start_server(db)
+        elif not db.is_file():
+            raise SystemExit("--url needs --db (the database the server uses) to pick URLs")
+        try:
+            sample = paths(db)
+            rule_stats, rule_errors = sequential(base, sample["rule"], args.rounds)
+            search_stats, search_errors = sequential(base, sample["search"], args.rounds * 4)
+            mixed = [u for kind in ("rule", "search", "glossary", "history", "diff")
+                     for u in sample[kind]]
+            random.Random(1).shuffle(mixed)
+            loaded = load(base, mixed, args.requests, args.concurrency)
+        finally:
+            if process is not None:
+                process.terminate()
+                process.wait(timeout=10)
+    result = {"rule_page": {**rule_stats, "errors": rule_errors},
+              "search": {**search_stats, "errors": search_errors},
+              "load": {**loaded, "requests": args.requests, "concurrency": args.concurrency}}
+    if args.json:
+        print(json.dumps(result, indent=2))
+    else:
+        for name, target in (("rule_page", 50), ("search", 100)):
+            s = result[name]
+            print(f"{name:10} n={s['n']:5}  p50 {s['p50']:6.1f} ms  p95 {s['p95']:6.1f} ms  "
+                  f"p99 {s['p99']:6.1f} ms  errors {s['errors']}  "
+                  f"(target p50 <= {target} ms: {'met' if s['p50'] <= target else 'MISSED'})")
+        s = result["load"]
+        print(f"load       {args.requests} requests, {args.concurrency} connections: "
+              f"{s['seconds']:.1f} s, {s['per_second']:.0f} req/s, p50 {s['p50']:.1f} ms  "
+              f"p95 {s['p95']:.1f} ms  p99 {s['p99']:.1f} ms  errors {s['errors']}")
+        for line in s["first_errors"]:
+            print(f"  error: {line}")
+    failed = (result["load"]["errors"] or rule_errors or search_errors
+              or rule_stats["p50"] > 50 or search_stats["p50"] > 100)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

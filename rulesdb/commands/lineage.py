@@ -1,0 +1,188 @@
+"""Lineage commands: diff between two editions, history of a rule across the documents."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from .. import query
+from ..cliutil import InputError, NotFound, db_option, echo_json, json_option, open_db, wrap
+
+COMPACT = ("renumbered", "added", "removed", "outside_coverage")
+
+
+@click.command()
+@click.argument("old")
+@click.argument("new")
+@click.option("--section", help="Only changes under this number on either side (702, 702.19).")
+@click.option("--format", "fmt", type=click.Choice(["text", "markdown", "html"]),
+              default="text", show_default=True, help="Output format without --json.")
+@db_option
+@json_option
+def diff(old: str, new: str, section: str | None, fmt: str, db_path: Path,
+         as_json: bool) -> None:
+    """What changed between two documents: edits word by word, renumberings, additions.
+
+    Works for any two stored documents; consecutive CR editions use the alignment stored
+    at build time, other pairs are aligned on the fly.
+
+    Example:
+
+        rulesdb diff cr-2009-02-01 cr-2025-06-06 --section 702
+    """
+    from ..lineage_query import diff as compute_diff
+
+    conn = open_db(db_path)
+    for doc_id in (old, new):
+        if query.document(conn, doc_id) is None:
+            raise InputError(f"no document {doc_id}; see `rulesdb docs`")
+    result = compute_diff(conn, old, new, section)
+    if as_json:
+        echo_json(result)
+        return
+    click.echo({"text": _text, "markdown": _markdown, "html": _html}[fmt](result))
+
+
+def _summary(result: dict[str, Any]) -> str:
+    counts = ", ".join(f"{n} {op}" for op, n in result["counts"].items()) or "no changes"
+    return f"{result['old']} → {result['new']}: {counts}"
+
+
+def _compact(result: dict[str, Any], op: str) -> list[str]:
+    """Numbers of one change type; renumbered subrules that follow their parent are folded."""
+    items = [c for c in result["changes"] if c["op"] == op]
+    if op != "renumbered":
+        return [c["old"] or c["new"] for c in items]
+    moved = {c["old"]: c["new"] for c in items}
+    out = []
+    folded: dict[str, int] = {}
+    for change in items:
+        parent = change.get("old_parent")
+        if (parent in moved and change["new"].startswith(moved[parent])
+                and change["old"][len(parent):] == change["new"][len(moved[parent]):]):
+            root = parent
+            while moved.get(root) and _parent_of(result, root) in moved:
+                root = _parent_of(result, root)
+            folded[root] = folded.get(root, 0) + 1
+            continue
+        out.append(change["old"])
+    return [f"{old} → {moved[old]}" + (f" (+{folded[old]} under it)" if old in folded else "")
+            for old in out]
+
+
+def _parent_of(result: dict[str, Any], number: str) -> str | None:
+    return next((c.get("old_parent") for c in result["changes"]
+                 if c["op"] == "renumbered" and c["old"] == number), None)
+
+
+def _label(change: dict[str, Any]) -> str:
+    if change["old"] == change["new"]:
+        return change["new"]
+    return f"{change['old']} → {change['new']}"
+
+
+def _text(result: dict[str, Any]) -> str:
+    from ..wordiff import render_text
+
+    lines = [_summary(result)]
+    for change in result["changes"]:
+        if "words" in change:
+            old_side, new_side = render_text(change["words"])
+            lines.append(click.style(f"\n{change['op']} {_label(change)} "
+                                     f"(similarity {change['similarity']:.2f})", bold=True))
+            lines.append(wrap(f"- {old_side}", "  "))
+            lines.append(wrap(f"+ {new_side}", "  "))
+    for op in COMPACT:
+        numbers = _compact(result, op)
+        if numbers:
+            lines.append(click.style(f"\n{op} ({len(numbers)}):", bold=True))
+            lines.append(wrap(", ".join(numbers), "  "))
+    return "\n".join(lines)
+
+
+def _markdown(result: dict[str, Any]) -> str:
+    from ..wordiff import render_markdown
+
+    lines = [f"# {_summary(result)}", ""]
+    lines.append("| change | count |\n|---|---|")
+    lines.extend(f"| {op} | {n} |" for op, n in result["counts"].items())
+    for change in result["changes"]:
+        if "words" in change:
+            old_side, new_side = render_markdown(change["words"])
+            lines += ["", f"## {change['op']} {_label(change)} "
+                      f"(similarity {change['similarity']:.2f})", "",
+                      f"- old: {old_side}", f"- new: {new_side}"]
+    for op in COMPACT:
+        numbers = _compact(result, op)
+        if numbers:
+            lines += ["", f"## {op} ({len(numbers)})", "", ", ".join(numbers)]
+    return "\n".join(lines)
+
+
+def _html(result: dict[str, Any]) -> str:
+    from html import escape
+
+    from ..wordiff import render_html
+
+    out = [f"<h1>{escape(_summary(result))}</h1>", "<table class=\"counts\">"]
+    out.extend(f"<tr><td>{escape(op)}</td><td>{n}</td></tr>"
+               for op, n in result["counts"].items())
+    out.append("</table>\n<table class=\"diff\">\n<tr><th>change</th><th>old</th><th>new</th></tr>")
+    for change in result["changes"]:
+        if "words" in change:
+            old_side, new_side = render_html(change["words"])
+            out.append(f"<tr><td>{escape(change['op'])} {escape(_label(change))}</td>"
+                       f"<td>{old_side}</td><td>{new_side}</td></tr>")
+    out.append("</table>")
+    for op in COMPACT:
+        numbers = _compact(result, op)
+        if numbers:
+            out.append(f"<h2>{escape(op)} ({len(numbers)})</h2>")
+            out.append(f"<p>{escape(', '.join(numbers))}</p>")
+    return "\n".join(out)
+
+
+@click.command()
+@click.argument("number")
+@click.option("--doc", "doc_id", help="Document the number is read in [default: the newest "
+              "that has it].")
+@db_option
+@json_option
+def history(number: str, doc_id: str | None, db_path: Path, as_json: bool) -> None:
+    """Every version of a rule across the documents, oldest first, with what changed.
+
+    NUMBER is a rule number, or a keyword or heading ("Banding"): then the path of the
+    concept through rulebooks, rulings and CR editions is shown.
+
+    Example:
+
+        rulesdb history 702.19
+        rulesdb history Banding --json
+    """
+    from ..lineage_query import history as rule_history
+
+    conn = open_db(db_path)
+    if doc_id and query.document(conn, doc_id) is None:
+        raise InputError(f"no document {doc_id}; see `rulesdb docs`")
+    entries = rule_history(conn, number, doc_id)
+    if entries is None:
+        near = query.suggest_numbers(conn, number, doc_id)
+        hint = f"; did you mean {', '.join(near)}?" if near else ""
+        raise NotFound(f"no rule or keyword {query.normalize_number(number)}"
+                       f"{' in ' + doc_id if doc_id else ''}{hint}")
+    if as_json:
+        echo_json(entries)
+        return
+    for entry in entries:
+        extra = f" (score {entry['score']:.2f}, {entry['method']})" if "score" in entry else ""
+        click.echo(click.style(f"{entry['doc']}  {entry['number']}  [{entry['change']}]{extra}",
+                               bold=True))
+        first, *rest = entry["text"].split("\n")
+        click.echo(wrap(first, "  "))
+        if rest:
+            click.echo(f"  … {len(rest)} more line(s)")
+
+
+COMMANDS = [diff, history]

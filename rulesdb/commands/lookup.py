@@ -1,0 +1,167 @@
+"""Lookup commands a judge runs at the table: search, glossary, keywords, refs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from .. import lookup, query
+from ..cliutil import InputError, NotFound, db_option, echo_json, json_option, open_db
+from ..render import (
+    format_option,
+    glossary_lines,
+    highlight,
+    keyword_lines,
+    output_format,
+    refs_lines,
+    rule_lines,
+    search_lines,
+)
+
+KINDS = {"ability": "ability", "action": "action", "ability-word": "ability_word"}
+
+
+def _check_doc(conn, doc_id: str | None) -> None:
+    if doc_id and query.document(conn, doc_id) is None:
+        raise InputError(f"no document {doc_id}; see `rulesdb docs`")
+
+
+@click.command()
+@click.argument("text", metavar="QUERY")
+@click.option("--doc", "doc_id", help="Only this document.")
+@click.option("--limit", type=click.IntRange(1, 500), default=10, show_default=True,
+              help="At most this many hits.")
+@db_option
+@format_option
+@json_option
+def search(text: str, doc_id: str | None, limit: int, db_path: Path, fmt: str,
+           as_json: bool) -> None:
+    """Search rules, rulings, examples and the glossary; best hits first.
+
+    Every word must match (porter stemming: "blocks" finds "blocking"), or, when no text
+    has them all, any of them; "quoted words" match as a phrase. A query that is a rule
+    number shows that rule.
+
+    Example:
+
+        rulesdb search "combat damage" --doc cr-2025-06-06 --limit 5
+    """
+    fmt = output_format(fmt, as_json)
+    conn = open_db(db_path)
+    _check_doc(conn, doc_id)
+    if lookup.looks_like_rule_number(text):
+        found = query.find_rule(conn, text, doc_id)
+        if found is not None:
+            view = lookup.rule_view(conn, found)
+            if fmt == "json":
+                echo_json({"query": text, "rule": view, "hits": []})
+            else:
+                click.echo("\n".join(rule_lines(view, fmt)))
+            return
+    if not lookup.fts_query(text):
+        raise InputError(f"nothing to search for in {text!r}: give a word or a rule number")
+    hits = lookup.search(conn, text, doc_id, limit)
+    if fmt == "json":
+        for hit in hits:
+            hit["snippet"] = highlight(hit["snippet"], "json")
+        echo_json({"query": text, "rule": None, "hits": hits})
+    if not hits:
+        raise NotFound(f"nothing matches {text!r}{' in ' + doc_id if doc_id else ''}")
+    if fmt != "json":
+        click.echo("\n".join(search_lines(text, hits, fmt)))
+
+
+@click.command()
+@click.argument("term")
+@click.option("--doc", "doc_id",
+              help="The glossary that applies to this document [default: every glossary].")
+@db_option
+@format_option
+@json_option
+def glossary(term: str, doc_id: str | None, db_path: Path, fmt: str, as_json: bool) -> None:
+    """Look up a glossary term: by name, alias or inflected form, with suggestions for typos.
+
+    "tapped" and "taps" find Tap; "blockers" finds Blocker and the entry it points to,
+    Blocking Creature. A document without a glossary (cr-2025-06-06) uses the glossary
+    its terms are linked to.
+
+    Example:
+
+        rulesdb glossary trample --doc cr-2025-06-06
+    """
+    fmt = output_format(fmt, as_json)
+    conn = open_db(db_path)
+    _check_doc(conn, doc_id)
+    result = lookup.glossary(conn, term, doc_id)
+    for match in result["matches"]:
+        del match["id"]
+    if fmt == "json":
+        echo_json(result)
+    if not result["matches"]:
+        near = result["suggestions"]
+        hint = f"; did you mean {', '.join(near)}?" if near else ""
+        raise NotFound(f"no glossary term {term!r}{' for ' + doc_id if doc_id else ''}{hint}")
+    if fmt != "json":
+        click.echo("\n".join(glossary_lines(result, fmt)).rstrip("\n"))
+
+
+@click.command()
+@click.option("--doc", "doc_id", help="Document [default: the newest that has such keywords].")
+@click.option("--kind", type=click.Choice(list(KINDS)), help="Only this kind of keyword.")
+@db_option
+@format_option
+@json_option
+def keywords(doc_id: str | None, kind: str | None, db_path: Path, fmt: str,
+             as_json: bool) -> None:
+    """List keyword abilities, keyword actions and ability words with their rules.
+
+    Example:
+
+        rulesdb keywords --kind action --doc cr-2025-06-06
+    """
+    fmt = output_format(fmt, as_json)
+    conn = open_db(db_path)
+    _check_doc(conn, doc_id)
+    result = lookup.keywords(conn, doc_id, KINDS.get(kind or ""))
+    if fmt == "json":
+        echo_json(result)
+    if not result["keywords"]:
+        what = f"{kind} keywords" if kind else "keywords"
+        raise NotFound(f"no {what}{' in ' + doc_id if doc_id else ''}")
+    if fmt != "json":
+        click.echo("\n".join(keyword_lines(result, fmt)))
+
+
+@click.command()
+@click.argument("number")
+@click.option("--doc", "doc_id", help="Document id [default: the newest that has the rule].")
+@db_option
+@format_option
+@json_option
+def refs(number: str, doc_id: str | None, db_path: Path, fmt: str, as_json: bool) -> None:
+    """Show what a rule cites and what cites it, with the first words of each.
+
+    Example:
+
+        rulesdb refs 702.19c
+    """
+    fmt = output_format(fmt, as_json)
+    conn = open_db(db_path)
+    _check_doc(conn, doc_id)
+    found = query.find_rule(conn, number, doc_id)
+    if found is None:
+        near = query.suggest_numbers(conn, number, doc_id)
+        hint = f"; did you mean {', '.join(near)}?" if near else ""
+        raise NotFound(f"no rule {query.normalize_number(number)}"
+                       f"{' in ' + doc_id if doc_id else ''}{hint}")
+    result = {"document": found["document"], "number": found["number"],
+              "cites": lookup.references_from(conn, [found["id"]])[found["id"]],
+              "cited_by": lookup.references_to(conn, found["id"])}
+    if fmt == "json":
+        echo_json(result)
+        return
+    click.echo("\n".join(refs_lines(result, fmt)))
+
+
+COMMANDS = [search, glossary, keywords, refs]

@@ -1,0 +1,45 @@
+"""The rules site: serve."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from ..cliutil import db_option, default_sources, echo_json, json_option
+
+
+@click.command()
+@db_option
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on (0.0.0.0 makes the site public).")
+@click.option("--port", default=8001, show_default=True, type=click.IntRange(0, 65535),
+              help="Port to listen on.")
+@click.option("--sources", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Folder to build from when the database is missing [default: data/sources].")
+@json_option
+def serve(db_path: Path, host: str, port: int, sources: Path | None, as_json: bool) -> None:
+    """Serve the rules site with Datasette, building the database first when it is missing.
+
+    Read-only: the database is opened immutable and every query has a time limit.
+    With --json, prints one line {"url", "db", "built"} before serving.
+
+    Example:
+
+        rulesdb serve --db /tmp/rules.db --port 8001
+    """
+    from ..serve import ensure_database, make_datasette, run
+
+    built = ensure_database(db_path, sources or default_sources())
+    ds = make_datasette(db_path)
+    url = f"http://{host}:{port}/"
+    if as_json:
+        echo_json({"url": url, "db": str(db_path), "built": built})
+    else:
+        if built:
+            click.echo(f"built {db_path}")
+        click.echo(f"rules site: {url}  (Ctrl-C stops it)")
+    run(ds, host, port)
+
+
+COMMANDS = [serve]

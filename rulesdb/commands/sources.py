@@ -1,0 +1,141 @@
+"""Commands that bring in new sources: add (CR text files), fetch (download a CR release)."""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from collections.abc import Iterator
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import click
+
+from ..cliutil import InputError, db_option, echo_json, json_option
+
+# Beyond this many files `add` shows a progress bar (on stderr, when it is a terminal).
+PROGRESS_FROM = 4
+
+replace_option = click.option(
+    "--replace", is_flag=True,
+    help="Replace an edition already in the database even when its content differs.")
+id_option = click.option(
+    "--id", "doc_id", metavar="cr-YYYY-MM-DD",
+    help="Store under this id instead of the one from the printed effective date.")
+
+
+@click.command()
+@click.argument("files", nargs=-1, required=True,
+                type=click.Path(dir_okay=False, path_type=Path))
+@db_option
+@replace_option
+@id_option
+@json_option
+def add(files: tuple[Path, ...], db_path: Path, replace: bool, doc_id: str | None,
+        as_json: bool) -> None:
+    """Add official Comprehensive Rules text files to the database.
+
+    Each file becomes the edition cr-YYYY-MM-DD of the effective date printed in it. The
+    same text again does nothing; a more complete source of an edition replaces a partial
+    one; other differences need --replace. All files are added in one transaction: any
+    error leaves the database as it was. The database is created when missing.
+
+    Example:
+
+        rulesdb add MagicCompRules-2023-10-13.txt "MagicCompRules 20250606.txt"
+    """
+    from ..add import add_files
+
+    with _progress(len(files), as_json) as step:
+        report = add_files(db_path, list(files), replace=replace, doc_id=doc_id, on_step=step)
+    _show(report, db_path, as_json)
+
+
+@click.command()
+@click.option("--date", "day", type=click.DateTime(["%Y-%m-%d"]),
+              help="The date in the release's file name (MagicCompRules YYYYMMDD.txt).")
+@click.option("--latest", is_flag=True,
+              help="The release linked from the rules page (the default).")
+@db_option
+@replace_option
+@id_option
+@click.option("--media-url", envvar="RULESDB_MEDIA_URL", show_default=True,
+              default="https://media.wizards.com",
+              help="Where release files live (or set RULESDB_MEDIA_URL).")
+@click.option("--rules-page", envvar="RULESDB_RULES_PAGE", show_default=True,
+              default="https://magic.wizards.com/en/rules",
+              help="The page linking the current release (or set RULESDB_RULES_PAGE).")
+@click.option("--timeout", type=click.FloatRange(min=0.1), default=30.0, show_default=True,
+              help="Seconds a download may take in all.")
+@click.option("--max-mb", type=click.FloatRange(min=0.001), default=10.0, show_default=True,
+              help="Largest download accepted, in MB.")
+@json_option
+def fetch(day: Any, latest: bool, db_path: Path, replace: bool, doc_id: str | None,
+          media_url: str, rules_page: str, timeout: float, max_mb: float,
+          as_json: bool) -> None:
+    """Download a Comprehensive Rules release from Wizards of the Coast and add it.
+
+    Nothing is written unless the download is a rules text file that parses as a CR.
+
+    Example:
+
+        rulesdb fetch --date 2025-06-06
+    """
+    from ..fetch import Limits
+    from ..fetch import fetch as run_fetch
+
+    if day and latest:
+        raise InputError("give --date or --latest, not both")
+    limits = Limits(timeout=timeout, max_bytes=int(max_mb * 1024 * 1024))
+    when: date | None = day.date() if day else None
+    url, report = run_fetch(db_path, when, media_url=media_url, rules_page=rules_page,
+                            limits=limits, replace=replace, doc_id=doc_id)
+    if not as_json:
+        click.echo(f"downloaded {url}")
+    _show(report, db_path, as_json, url)
+
+
+@contextlib.contextmanager
+def _progress(files: int, as_json: bool) -> Iterator[Any]:
+    """A step callback advancing a progress bar, or doing nothing for a few files."""
+    if files < PROGRESS_FROM or as_json or not sys.stderr.isatty():
+        yield None
+        return
+    from ..layers import LAYERS
+
+    steps = 2 * files + len(LAYERS) + 1  # parse and store each file, each layer, the index
+    with click.progressbar(length=steps, label="adding", file=sys.stderr,
+                           item_show_func=lambda label: label) as bar:
+        yield lambda label: bar.update(1, label)
+
+
+def _show(report: Any, db_path: Path, as_json: bool, url: str | None = None) -> None:
+    if as_json:
+        echo_json({
+            "db": str(db_path), "created": report.created, "url": url,
+            "seconds": round(report.seconds, 3),
+            "documents": [
+                {"id": a.id, "file": a.name, "action": a.action, "message": a.message,
+                 **(vars(a.counts) if a.counts else {}), "seconds": round(a.seconds, 3),
+                 "warnings": list(a.warnings)}
+                for a in report.added
+            ],
+            "layers": report.layers,
+        })
+        return
+    for added in report.added:
+        if added.counts is None:
+            click.echo(added.message)
+            continue
+        c = added.counts
+        click.echo(f"{added.message}: {c.rules} rules, {c.examples} examples, "
+                   f"{c.glossary} glossary entries")
+        for warning in added.warnings:
+            click.echo(f"  warning: {warning}")
+    for name, summary in report.layers.items():
+        click.echo(f"{name}: {summary}")
+    made = "created" if report.created else "updated"
+    click.echo(f"{made} {db_path} in {report.seconds:.2f} s")
+
+
+COMMANDS = [add, fetch]

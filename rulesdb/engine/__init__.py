@@ -1,0 +1,1 @@
+"""The reference evaluator: executable rules, each declaring the rule ids it enforces."""

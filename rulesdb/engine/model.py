@@ -1,0 +1,167 @@
+"""A small immutable game-state model: players, permanents on the battlefield, other zones.
+
+Everything is a frozen dataclass; rules return new states (`dataclasses.replace`).
+Counters are kept as a sorted tuple of (kind, count) pairs so states stay hashable.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+
+Counters = tuple[tuple[str, int], ...]
+
+
+def counters_of(values: Mapping[str, int] | Iterable[tuple[str, int]] | None) -> Counters:
+    """Counters as stored: sorted (kind, count) pairs, zero counts dropped."""
+    items = dict(values or ())
+    return tuple(sorted((kind, count) for kind, count in items.items() if count > 0))
+
+
+@dataclass(frozen=True)
+class Player:
+    """A player: life, poison counters and what state-based actions look at."""
+
+    id: str
+    life: int = 20
+    poison: int = 0
+    drew_from_empty_library: bool = False
+    speed: int | None = None
+    lost: bool = False
+    protection: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class Permanent:
+    """An object on the battlefield with the characteristics the rules here read.
+
+    `power`/`toughness` are the values before counters; `counters` holds +1/+1, -1/-1,
+    loyalty, lore, defense and any other kind. `attached_to` names a permanent or player id.
+    `enchant` is what an Aura may be attached to ("creature", "permanent", "player", ...).
+    """
+
+    id: str
+    name: str
+    owner: str
+    controller: str | None = None
+    types: frozenset[str] = frozenset({"creature"})
+    subtypes: frozenset[str] = frozenset()
+    supertypes: frozenset[str] = frozenset()
+    colors: frozenset[str] = frozenset()
+    power: int | None = None
+    toughness: int | None = None
+    keywords: frozenset[str] = frozenset()
+    protection: frozenset[str] = frozenset()
+    counters: Counters = ()
+    counter_limits: Counters = ()
+    damage: int = 0
+    deathtouch_damage: bool = False
+    attached_to: str | None = None
+    enchant: str | None = None
+    timestamp: int = 0
+    world_timestamp: int | None = None
+    final_chapter: int | None = None
+    ability_on_stack: bool = False
+    protector: str | None = None
+    attacked: bool = False
+    token: bool = False
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "counters", counters_of(self.counters))
+        object.__setattr__(self, "counter_limits", counters_of(self.counter_limits))
+        if self.controller is None:
+            object.__setattr__(self, "controller", self.owner)
+
+    def count(self, kind: str) -> int:
+        """How many counters of `kind` are on it."""
+        return dict(self.counters).get(kind, 0)
+
+    def with_counters(self, **changes: int) -> Permanent:
+        """A copy with counters added (positive) or removed (negative), never below zero."""
+        values = dict(self.counters)
+        for key, delta in changes.items():
+            kind = COUNTER_NAMES.get(key, key)
+            values[kind] = max(0, values.get(kind, 0) + delta)
+        return replace(self, counters=counters_of(values))
+
+    def is_(self, card_type: str) -> bool:
+        """Whether it has the card type (or subtype) `card_type`."""
+        return card_type in self.types or card_type in self.subtypes
+
+    @property
+    def current_power(self) -> int:
+        """Power with +1/+1 and -1/-1 counters applied (0 for a non-creature)."""
+        return (self.power or 0) + self.count("+1/+1") - self.count("-1/-1")
+
+    @property
+    def current_toughness(self) -> int:
+        """Toughness with +1/+1 and -1/-1 counters applied."""
+        return (self.toughness or 0) + self.count("+1/+1") - self.count("-1/-1")
+
+    @property
+    def loyalty(self) -> int:
+        """Loyalty of a planeswalker: its loyalty counters."""
+        return self.count("loyalty")
+
+    @property
+    def defense(self) -> int:
+        """Defense of a battle: its defense counters."""
+        return self.count("defense")
+
+
+# Keyword-argument spellings of counter kinds for `with_counters(plus1=1, minus1=3)`.
+COUNTER_NAMES = {"plus1": "+1/+1", "minus1": "-1/-1"}
+
+
+@dataclass(frozen=True)
+class Card:
+    """An object in a zone other than the battlefield (a token or copy may briefly be one)."""
+
+    id: str
+    name: str
+    owner: str
+    zone: str
+    token: bool = False
+    copy_of_card: bool = False
+    copy_of_spell: bool = False
+
+
+@dataclass(frozen=True)
+class GameState:
+    """Players in turn order, the battlefield, and objects in the other zones."""
+
+    players: tuple[Player, ...]
+    battlefield: tuple[Permanent, ...] = ()
+    cards: tuple[Card, ...] = field(default=())
+
+    def player(self, player_id: str) -> Player:
+        """The player with `player_id` (KeyError when absent)."""
+        for player in self.players:
+            if player.id == player_id:
+                return player
+        raise KeyError(player_id)
+
+    def permanent(self, permanent_id: str) -> Permanent | None:
+        """The permanent with `permanent_id`, or None when it is not on the battlefield."""
+        for permanent in self.battlefield:
+            if permanent.id == permanent_id:
+                return permanent
+        return None
+
+    def zone(self, name: str) -> tuple[Card, ...]:
+        """Objects in zone `name` (graveyard, exile, hand, library, stack)."""
+        return tuple(card for card in self.cards if card.zone == name)
+
+    def opponents(self, player_id: str) -> tuple[Player, ...]:
+        """Players still in the game other than `player_id`, in turn order."""
+        return tuple(p for p in self.players if p.id != player_id and not p.lost)
+
+
+def protected_from(protection: frozenset[str], source: Permanent) -> bool:
+    """Whether protection qualities (colors, types, a player id, "everything") cover `source`."""
+    if not protection:
+        return False
+    if "everything" in protection:
+        return True
+    qualities = source.colors | source.types | source.subtypes | {source.controller or ""}
+    return bool(protection & qualities)

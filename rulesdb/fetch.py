@@ -1,0 +1,116 @@
+"""`rulesdb fetch`: download a Comprehensive Rules release from Wizards of the Coast and add it.
+
+Release files live at MEDIA/YYYY/downloads/MagicCompRules%20YYYYMMDD.txt (the date of the file's
+name); the current one is linked from the rules page. Downloads have a total time limit and a
+size cap, HTML is refused, and the text must parse as a CR before anything is written.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+from urllib.parse import unquote, urljoin
+
+import click
+
+from .add import Added, AddReport, Source, add_sources, file_date
+from .errors import InputError
+
+MEDIA_URL = "https://media.wizards.com"
+RULES_PAGE = "https://magic.wizards.com/en/rules"
+TIMEOUT = 30.0
+MAX_BYTES = 10 * 1024 * 1024
+USER_AGENT = "rulesdb/0.1 (Comprehensive Rules download; python-urllib)"
+_LINK = re.compile(r"""(?P<url>[^"'\s<>]*MagicCompRules[^"'\s<>]*?\.txt)""")
+_HTML = re.compile(rb"^\s*(?:<!doctype\s+html|<html|<head|<body)", re.IGNORECASE)
+
+
+class ReleaseNotFound(click.ClickException):
+    """The server has no such release (HTTP 404/410); exits with code 1."""
+
+    exit_code = 1
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How long a download may take in all, and how many bytes it may have."""
+
+    timeout: float = TIMEOUT
+    max_bytes: int = MAX_BYTES
+
+
+def release_url(day: date, media_url: str = MEDIA_URL) -> str:
+    """The address of the release whose file name carries `day`."""
+    return f"{media_url.rstrip('/')}/{day.year}/downloads/MagicCompRules%20{day:%Y%m%d}.txt"
+
+
+def download(url: str, limits: Limits = Limits(), text_only: bool = True) -> bytes:
+    """The body at `url`; InputError (ReleaseNotFound for 404) with one clear line otherwise."""
+    request = urllib.request.Request(url, headers={"User-Agent": USER_AGENT})
+    deadline = time.monotonic() + limits.timeout
+    try:
+        with urllib.request.urlopen(request, timeout=limits.timeout) as response:
+            kind = response.headers.get("Content-Type", "")
+            if text_only and "html" in kind.lower():
+                raise InputError(f"{url}: the server sent a web page ({kind}), not a rules "
+                                 "text file")
+            length = response.headers.get("Content-Length")
+            if length and length.isdigit() and int(length) > limits.max_bytes:
+                raise InputError(f"{url}: {int(length)} bytes, more than the "
+                                 f"{limits.max_bytes} allowed")
+            data = _read(response, url, deadline, limits)
+    except urllib.error.HTTPError as exc:
+        error = ReleaseNotFound if exc.code in (404, 410) else InputError
+        raise error(f"{url}: HTTP {exc.code} {exc.reason}") from None
+    except urllib.error.URLError as exc:
+        if isinstance(exc.reason, TimeoutError):
+            raise InputError(f"{url}: no answer within {limits.timeout:g} s") from None
+        raise InputError(f"{url}: cannot connect: {exc.reason}") from None
+    except TimeoutError:
+        raise InputError(f"{url}: no answer within {limits.timeout:g} s") from None
+    if text_only and _HTML.match(data[:512].lstrip(b"\xef\xbb\xbf")):
+        raise InputError(f"{url}: the server sent a web page, not a rules text file")
+    return data
+
+
+def _read(response, url: str, deadline: float, limits: Limits) -> bytes:
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        if time.monotonic() > deadline:
+            raise InputError(f"{url}: download not finished within {limits.timeout:g} s")
+        chunk = response.read(64 * 1024)
+        if not chunk:
+            return b"".join(chunks)
+        size += len(chunk)
+        if size > limits.max_bytes:
+            raise InputError(f"{url}: more than the {limits.max_bytes} bytes allowed")
+        chunks.append(chunk)
+
+
+def latest_url(rules_page: str = RULES_PAGE, limits: Limits = Limits()) -> str:
+    """The address of the newest release linked from the rules page."""
+    page = download(rules_page, limits, text_only=False).decode("utf-8", "replace")
+    links = {urljoin(rules_page, match["url"]) for match in _LINK.finditer(page)}
+    dated = sorted((file_date(unquote(link.rsplit("/", 1)[-1])) or "", link) for link in links)
+    if not dated:
+        raise InputError(f"{rules_page}: no link to a MagicCompRules….txt file on the page")
+    return dated[-1][1]
+
+
+def fetch(db_path: Path, day: date | None = None, *, media_url: str = MEDIA_URL,
+          rules_page: str = RULES_PAGE, limits: Limits = Limits(), replace: bool = False,
+          doc_id: str | None = None,
+          on_added: Callable[[Added], None] | None = None) -> tuple[str, AddReport]:
+    """Download the release of `day` (else the latest) and add it; (url, report)."""
+    url = release_url(day, media_url) if day else latest_url(rules_page, limits)
+    data = download(url, limits)
+    source = Source(unquote(url.rsplit("/", 1)[-1]), data, url)
+    return url, add_sources(db_path, [source], replace=replace, doc_id=doc_id,
+                            on_added=on_added)

@@ -1,0 +1,146 @@
+"""Concept links: prose headings, rulings topics and glossary entries ↔ the CR rules and
+glossary entries that explain the same concept, across document kinds and eras.
+
+A link is made when normalized names agree (method "title"; "title_variant" when they agree
+only once a "Step N:" prefix, a trailing "step"/"phase" or a plural "s" is dropped), and
+scored 0.6 + 0.4 × the word overlap (Dice) of the two texts with their subtrees, so a
+reader can rank the links. Names a CR document uses for several rules ("General") are
+ambiguous there and link to nothing in it. A CR glossary entry links only to the rules of
+its own edition (the lineages carry it to the others).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter, defaultdict
+
+import sqlite_utils
+
+WORD = re.compile(r"[a-z0-9]+")
+
+
+def names(text: str) -> tuple[str, list[str]]:
+    """The exact normalized name and its looser variants."""
+    name = re.sub(r"\s+", " ", text.lower().replace("’", "'")).strip(" .:;\"")
+    name = re.sub(r"\s*\(obsolete\)$", "", name)
+    name = re.sub(r"^the ", "", name)
+    loose = re.sub(r"^step \d+:\s*", "", name)
+    loose = re.sub(r" (step|phase)$", "", loose)
+    variants = {loose, loose[:-1] if loose.endswith("s") and len(loose) > 4 else loose}
+    variants.discard(name)
+    return name, sorted(variants)
+
+
+def compute(db: sqlite_utils.Database) -> int:
+    """Rebuild every concept link; how many were stored."""
+    db.execute("DELETE FROM concept_links")
+    kinds = dict(db.execute("SELECT id, kind FROM documents").fetchall())
+    texts = _subtrees(db)
+    exact: dict[str, list[tuple]] = defaultdict(list)
+    loose: dict[str, list[tuple]] = defaultdict(list)
+    per_doc: Counter[tuple[str, str]] = Counter()
+    targets = []
+    for row_id, doc, title in db.execute(
+        "SELECT id, document, title FROM rules WHERE title IS NOT NULL "
+        "AND kind IN ('rule', 'section')"
+    ):
+        if kinds[doc] == "comprehensive_rules":
+            targets.append(("rule", row_id, doc, [title]))
+    for row_id, doc, term, aliases in db.execute(
+        "SELECT id, document, term, aliases FROM glossary"
+    ):
+        if kinds[doc] == "comprehensive_rules":
+            targets.append(("glossary", row_id, doc, [term, *json.loads(aliases or "[]")]))
+    docs = {(kind, row_id): doc for kind, row_id, doc, _ in targets}
+    for kind, row_id, doc, labels in targets:
+        seen = set()
+        for label in labels:
+            name, variants = names(label)
+            for key, table in ((name, exact), *((v, loose) for v in variants)):
+                if (key, kind, row_id) not in seen:
+                    seen.add((key, kind, row_id))
+                    table[key].append((kind, row_id, doc))
+            if kind == "rule":
+                per_doc[(doc, name)] += 1
+    rows = []
+    for source in _sources(db, kinds):
+        src_kind, src_id, src_doc, labels = source
+        found: dict[tuple[str, int], tuple[str, str]] = {}
+        for label in labels:
+            name, variants = names(label)
+            for key, table, method in ((name, exact, "title"),
+                                       *((v, loose, "title_variant") for v in variants)):
+                for kind, row_id, doc in table.get(key, ()):
+                    same_doc = doc == src_doc and src_kind == "rule"
+                    if same_doc or (kind == "rule" and per_doc[(doc, key)] > 1):
+                        continue
+                    if (kind, row_id) not in found or found[(kind, row_id)][1] == "title_variant":
+                        found[(kind, row_id)] = (key, method)
+        if src_kind == "glossary" and kinds[src_doc] == "comprehensive_rules":
+            # A CR glossary explains its own edition; lineages carry it to the others.
+            found = {k: v for k, v in found.items()
+                     if k[0] == "rule" and docs[("rule", k[1])] == src_doc}
+        for (kind, row_id), (concept, method) in found.items():
+            overlap = _dice(texts.get((src_kind, src_id), Counter()),
+                            texts.get((kind, row_id), Counter()))
+            target_doc = docs[(kind, row_id)]
+            rows.append({
+                "source_doc": src_doc,
+                "source_rule_id": src_id if src_kind == "rule" else None,
+                "source_glossary_id": src_id if src_kind == "glossary" else None,
+                "target_doc": target_doc,
+                "target_rule_id": row_id if kind == "rule" else None,
+                "target_glossary_id": row_id if kind == "glossary" else None,
+                "concept": concept, "score": round(0.6 + 0.4 * overlap, 3), "method": method,
+            })
+    db["concept_links"].insert_all(rows, batch_size=5000)
+    return len(rows)
+
+
+def _sources(db: sqlite_utils.Database, kinds: dict[str, str]) -> list[tuple]:
+    sources = []
+    for row_id, doc, title in db.execute(
+        "SELECT id, document, title FROM rules WHERE title IS NOT NULL "
+        "AND kind IN ('heading', 'keyword', 'topic', 'section')"
+    ):
+        if kinds[doc] != "comprehensive_rules":
+            sources.append(("rule", row_id, doc, [title]))
+    for row_id, doc, term, aliases in db.execute(
+        "SELECT id, document, term, aliases FROM glossary"
+    ):
+        sources.append(("glossary", row_id, doc, [term, *json.loads(aliases or "[]")]))
+    return sources
+
+
+def _subtrees(db: sqlite_utils.Database) -> dict[tuple[str, int], Counter]:
+    """Word bags of every rule with its descendants, and of every glossary entry."""
+    children: dict[int, list[int]] = defaultdict(list)
+    own: dict[int, Counter] = {}
+    for row_id, parent_id, text in db.execute("SELECT id, parent_id, text FROM rules"):
+        own[row_id] = Counter(WORD.findall((text or "").lower()))
+        if parent_id is not None:
+            children[parent_id].append(row_id)
+    bags: dict[tuple[str, int], Counter] = {}
+
+    def bag(row_id: int) -> Counter:
+        key = ("rule", row_id)
+        if key not in bags:
+            total = Counter(own[row_id])
+            for child in children.get(row_id, ()):
+                total.update(bag(child))
+            bags[key] = total
+        return bags[key]
+
+    for row_id in own:
+        bag(row_id)
+    for row_id, definition in db.execute("SELECT id, definition FROM glossary"):
+        bags[("glossary", row_id)] = Counter(WORD.findall((definition or "").lower()))
+    return bags
+
+
+def _dice(a: Counter, b: Counter) -> float:
+    total = sum(a.values()) + sum(b.values())
+    if not total:
+        return 0.0
+    return 2 * sum((a & b).values()) / total

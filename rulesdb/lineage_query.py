@@ -1,0 +1,202 @@
+"""Read-only lookups of the lineage layer: diffs between editions and a rule's history.
+
+Plain sqlite3 (cheap to import). A diff reads the stored alignment of a pair of editions
+when the layer computed it (consecutive CR editions), else aligns the two on the fly.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+from collections import Counter
+from typing import Any
+
+from . import wordiff
+from .lineage import Change, Coverage, RuleRec, align
+from .query import find_rule, normalize_number
+
+Row = dict[str, Any]
+OP_ORDER = ("edited", "renumbered_edited", "split", "merged", "renumbered", "added", "removed",
+            "outside_coverage")
+RULE_NUMBER = re.compile(r"\d{1,3}(?:\.\d+[a-z]?)?|[A-Z](?:\.[\w-]+)*")
+
+
+def edition(conn: sqlite3.Connection, doc_id: str) -> tuple[list[RuleRec], Coverage]:
+    """The rules of a document in order, and what it covers."""
+    rules = [RuleRec(*row) for row in conn.execute(
+        "SELECT number, kind, title, text, parent FROM rules WHERE document = ? "
+        "ORDER BY position", [doc_id])]
+    partial, covers = conn.execute(
+        "SELECT partial, covers FROM documents WHERE id = ?", [doc_id]).fetchone()
+    return rules, Coverage.from_covers(bool(partial), json.loads(covers or "[]"))
+
+
+def compute_changes(conn: sqlite3.Connection, old_doc: str, new_doc: str) -> list[Change]:
+    """The alignment of two stored documents, computed now."""
+    old_rules, old_cover = edition(conn, old_doc)
+    new_rules, new_cover = edition(conn, new_doc)
+    return align(old_rules, new_rules, old_cover, new_cover)
+
+
+def stored_changes(conn: sqlite3.Connection, old_doc: str, new_doc: str) -> list[Change] | None:
+    """The alignment the layer stored for this pair, or None."""
+    rows = conn.execute(
+        "SELECT change, old_number, new_number, similarity, detail FROM alignments "
+        "WHERE old_doc = ? AND new_doc = ? ORDER BY id", [old_doc, new_doc]).fetchall()
+    if not rows:
+        return None
+    return [Change(op, old, new, similarity,
+                   bool(detail and json.loads(detail).get("citations_only")))
+            for op, old, new, similarity, detail in rows]
+
+
+def in_section(number: str | None, section: str) -> bool:
+    """Whether `number` is `section` or lies under it (702 → 702.19a; 702.19 → 702.19a)."""
+    if not number:
+        return False
+    return (number == section or number.startswith(section + ".")
+            or bool(re.fullmatch(re.escape(section) + r"[a-z]", number)))
+
+
+def diff(conn: sqlite3.Connection, old_doc: str, new_doc: str,
+         section: str | None = None) -> Row:
+    """The public diff shape: old, new, counts, changes (unchanged left out)."""
+    changes = stored_changes(conn, old_doc, new_doc)
+    source = "stored"
+    if changes is None:
+        changes, source = compute_changes(conn, old_doc, new_doc), "computed"
+    changes = [c for c in changes if c.op != "unchanged"]
+    if section:
+        changes = [c for c in changes if in_section(c.old, section) or in_section(c.new, section)]
+    texts = {(doc, number): (text, parent) for doc, number, text, parent in conn.execute(
+        "SELECT document, number, text, parent FROM rules WHERE document IN (?, ?)",
+        [old_doc, new_doc])}
+    items = []
+    for change in changes:
+        item: Row = {"op": change.op, "old": change.old, "new": change.new,
+                     "similarity": round(change.similarity, 3)}
+        old_text = texts.get((old_doc, change.old), (None, None))[0]
+        new_text = texts.get((new_doc, change.new), (None, None))[0]
+        if change.op in ("edited", "renumbered_edited", "split", "merged"):
+            item["words"] = wordiff.opcodes(old_text or "", new_text or "")
+            item["old_text"], item["new_text"] = old_text, new_text
+        elif change.op in ("added", "removed", "outside_coverage"):
+            item["text"] = old_text if change.old else new_text
+        if change.op == "renumbered":
+            parents = (texts.get((old_doc, change.old), (None, None))[1],
+                       texts.get((new_doc, change.new), (None, None))[1])
+            item["old_parent"], item["new_parent"] = parents
+        if change.citations_only:
+            item["citations_only"] = True
+        items.append(item)
+    counts = Counter(item["op"] for item in items)
+    return {"old": old_doc, "new": new_doc, "alignment": source,
+            "counts": {op: counts[op] for op in OP_ORDER if counts[op]}, "changes": items}
+
+
+def find_concept_rule(conn: sqlite3.Connection, name: str, doc_id: str | None) -> Row | None:
+    """The rule a keyword or heading names, newest CR document first (else any document)."""
+    params: list[Any] = [name.strip().rstrip(":")]
+    where = " AND rules.document = ?" if doc_id else ""
+    if doc_id:
+        params.append(doc_id)
+    for sql in (
+        "SELECT rules.* FROM keywords JOIN rules ON rules.id = keywords.rule_id "
+        "JOIN documents d ON d.id = rules.document WHERE keywords.keyword = ? COLLATE NOCASE "
+        f"AND keywords.kind != 'ability_word'{where} ORDER BY d.effective_date DESC LIMIT 1",
+        "SELECT rules.* FROM rules JOIN documents d ON d.id = rules.document "
+        f"WHERE rules.title = ? COLLATE NOCASE{where} "
+        "ORDER BY d.kind != 'comprehensive_rules', d.effective_date DESC LIMIT 1",
+    ):
+        row = conn.execute(sql, params).fetchone()
+        if row:
+            return dict(row)
+    return None
+
+
+def history(conn: sqlite3.Connection, number: str, doc_id: str | None = None) -> list[Row] | None:
+    """Every version of a rule (or of the concept a keyword/heading names), oldest first."""
+    rule = find_rule(conn, number, doc_id)
+    if rule is None and not RULE_NUMBER.fullmatch(normalize_number(number)):
+        rule = find_concept_rule(conn, number, doc_id)
+    if rule is None:
+        return None
+    lineage = _lineage_of(conn, rule)
+    if lineage is None:
+        members = [rule["id"]]
+    else:
+        members = [row[0] for row in conn.execute(
+            "SELECT rule_id FROM lineages WHERE lineage = ?", [lineage])]
+    entries = _versions(conn, members) + _concepts(conn, members)
+    entries.sort(key=lambda e: (e.pop("_date") or "", e.pop("_rank")))
+    return entries
+
+
+def _lineage_of(conn: sqlite3.Connection, rule: Row) -> str | None:
+    row = conn.execute("SELECT lineage FROM lineages WHERE rule_id = ?", [rule["id"]]).fetchone()
+    if row:
+        return row[0]
+    row = conn.execute(
+        "SELECT l.lineage FROM concept_links c JOIN lineages l ON l.rule_id = c.target_rule_id "
+        "JOIN documents d ON d.id = c.target_doc WHERE c.source_rule_id = ? "
+        "ORDER BY c.score DESC, d.effective_date DESC LIMIT 1", [rule["id"]]).fetchone()
+    return row[0] if row else None
+
+
+def _versions(conn: sqlite3.Connection, members: list[int]) -> list[Row]:
+    marks = ",".join("?" * len(members))
+    rows = [dict(row) for row in conn.execute(
+        f"SELECT rules.id, rules.document, rules.number, rules.title, rules.text, "
+        f"d.effective_date FROM rules JOIN documents d ON d.id = rules.document "
+        f"WHERE rules.id IN ({marks}) ORDER BY d.effective_date, d.id", members)]
+    entries = []
+    previous: int | None = None
+    for row in rows:
+        change = "first"
+        if previous is not None:
+            found = conn.execute(
+                "SELECT change FROM alignments WHERE old_rule_id = ? AND new_rule_id = ?",
+                [previous, row["id"]]).fetchone()
+            change = found[0] if found else "aligned"
+        entries.append({"doc": row["document"], "number": row["number"],
+                        "text": _full_text(conn, row), "change": change,
+                        "_date": row["effective_date"], "_rank": 1})
+        previous = row["id"]
+    return entries
+
+
+def _concepts(conn: sqlite3.Connection, members: list[int]) -> list[Row]:
+    marks = ",".join("?" * len(members))
+    rows = conn.execute(
+        "SELECT c.source_doc, c.source_rule_id, c.source_glossary_id, max(c.score), c.method, "
+        "d.effective_date FROM concept_links c JOIN documents d ON d.id = c.source_doc "
+        f"WHERE c.target_rule_id IN ({marks}) "
+        "GROUP BY c.source_doc, c.source_rule_id, c.source_glossary_id", members).fetchall()
+    entries = []
+    for doc, rule_id, glossary_id, score, method, date in rows:
+        if rule_id is not None:
+            rule = dict(conn.execute("SELECT * FROM rules WHERE id = ?", [rule_id]).fetchone())
+            number, text = rule["number"], _full_text(conn, rule)
+        else:
+            term, text = conn.execute("SELECT term, definition FROM glossary WHERE id = ?",
+                                      [glossary_id]).fetchone()
+            number = f"glossary: {term}"
+        entries.append({"doc": doc, "number": number, "text": text, "change": "concept",
+                        "score": round(score, 3), "method": method,
+                        "_date": date, "_rank": 0 if rule_id is not None else 2})
+    return entries
+
+
+def _full_text(conn: sqlite3.Connection, rule: Row) -> str:
+    """A heading's text with its subtree ("Banding" alone says little); else the text."""
+    if not rule.get("title"):
+        return rule["text"]
+    lines = [rule["text"]]
+    lines.extend(f"{number} {text}" for number, text in conn.execute(
+        "WITH RECURSIVE tree(id) AS (SELECT id FROM rules WHERE parent_id = ? UNION ALL "
+        "SELECT rules.id FROM rules JOIN tree ON rules.parent_id = tree.id) "
+        "SELECT number, text FROM rules JOIN tree USING (id) WHERE text != '' "
+        "ORDER BY position", [rule["id"]]))
+    return "\n".join(lines)
+

@@ -1,0 +1,79 @@
+"""Texts as the alignment compares them: folded, citations neutralized, cut into words."""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections import Counter
+from functools import lru_cache
+
+# A rule number ("613.1f"), or a section number after "rule"/"section" ("rule 510"), with
+# the end of a range when one follows ("608.2c–k", "119.9–10", "rules 306-311").
+CITED = re.compile(r"(?P<pre>\b(?:[Rr]ules?|[Ss]ections?) )?(?<![\w.])"
+                   r"(?P<num>\d{3}(?P<rule>\.\d+[a-z]?)?)"
+                   r"(?:\s?[-–]\s?(?P<end>\d{3}(?:\.\d+[a-z]?)?(?![\w]|\.\d)|[a-z]\b|\d+\b))?"
+                   r"(?![\w]|\.\d)")
+WORD = re.compile(r"[a-z0-9§]+(?:['’][a-z]+)?")
+PLACEHOLDER = "§"
+QUOTES = (("’", "'"), ("‘", "'"), ("“", '"'), ("”", '"'))
+
+
+def cited_numbers(text: str) -> list[str]:
+    """The rule numbers cited in a text, in order; a range gives both its ends in full."""
+    numbers = []
+    for match in CITED.finditer(text):
+        if match["pre"] or match["rule"]:
+            numbers.append(match["num"])
+            if match["end"]:
+                numbers.append(_range_end(match["num"], match["end"]))
+    return numbers
+
+
+def _range_end(start: str, end: str) -> str:
+    """The end of a range in full: 608.2c–k → 608.2k, 119.9–10 → 119.10."""
+    if end.isalpha():
+        return start.rstrip("abcdefghijklmnopqrstuvwxyz") + end
+    if "." in start and "." not in end and len(end) < 3:
+        return f"{start.split('.')[0]}.{end}"
+    return end
+
+
+def _placeholder(match: re.Match[str]) -> str:
+    if match["pre"] or match["rule"]:
+        ends = f"{PLACEHOLDER}-{PLACEHOLDER}" if match["end"] else PLACEHOLDER
+        return (match["pre"] or "") + ends
+    return match.group()
+
+
+@lru_cache(maxsize=1 << 16)
+def normalize(text: str) -> str:
+    """Text folded for comparison: lower case, single spaces, citations as a placeholder."""
+    return " ".join(CITED.sub(_placeholder, fold_quotes(text)).lower().split())
+
+
+def fold_quotes(text: str) -> str:
+    """Typographic quotes as plain ones: editions differ in them, readers do not."""
+    for curly, plain in QUOTES:
+        if curly in text:
+            text = text.replace(curly, plain)
+    return text
+
+
+@lru_cache(maxsize=1 << 16)
+def prepared(key: str) -> tuple[list[str], Counter]:
+    """Words and bag of words of a normalized text (shared, never mutated)."""
+    words = WORD.findall(key)
+    return words, Counter(words)
+
+
+def clear_caches() -> None:
+    """Forget normalized texts (the caches make a second alignment of the same texts cheap)."""
+    normalize.cache_clear()
+    prepared.cache_clear()
+
+
+def ratio(a: list[str], b: list[str]) -> float:
+    """difflib's similarity of two word lists, the same whichever comes first."""
+    if b < a:
+        a, b = b, a
+    return difflib.SequenceMatcher(None, a, b, autojunk=False).ratio()

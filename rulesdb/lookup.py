@@ -1,0 +1,285 @@
+"""Read-only lookups a judge runs: search, glossary, keywords, references, term mentions.
+
+Plain sqlite3 over a built database, cheap to import (no spaCy, no sqlite-utils).
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+import sqlite3
+from typing import Any
+
+from . import query
+from .query import Row, natural_key
+
+HIT_START, HIT_END = "\x02", "\x03"  # snippet highlight markers, rendered per output format
+RULE_NUMBER = re.compile(
+    r"^\s*(?:\d{1,3}(?:\.\d+[a-z]?)?|[A-Z](?:\.(?:\d+|Ruling\.\d+|Note\.\d+))+)\.?\s*$")
+SUFFIXES = (("ies", "y"), ("es", ""), ("s", ""), ("ed", ""), ("ing", ""), ("ed", "e"), ("ing", "e"))
+WORD = re.compile(r"[\w’'-]+")
+SEARCH_TABLES = {
+    # table: (bm25 column weights: a hit in a title or term counts more, label column)
+    "rules": ("10.0, 1.0", "t.number"),
+    "examples": ("1.0", "t.number"),
+    "glossary": ("10.0, 1.0", "t.term"),
+}
+
+
+def first_words(text: str | None, words: int = 14) -> str:
+    """The first `words` words of `text`, with an ellipsis when cut."""
+    parts = (text or "").split()
+    return " ".join(parts[:words]) + (" …" if len(parts) > words else "")
+
+
+def looks_like_rule_number(query: str) -> bool:
+    """True for "702.19", "702.19b.", "702", "A.1.Ruling.3"."""
+    return bool(RULE_NUMBER.match(query))
+
+
+def fts_query(query: str, any_word: bool = False) -> str:
+    """A safe FTS5 query: quoted phrases kept, other words quoted; AND unless `any_word`."""
+    phrases = re.findall(r'"([^"]+)"', query)
+    rest = re.sub(r'"[^"]*"?', " ", query)
+    terms = [" ".join(WORD.findall(p)) for p in phrases] + WORD.findall(rest)
+    terms = [t.replace("’", "'") for t in terms if t.strip("-'’")]
+    return (" OR " if any_word else " ").join(f'"{t}"' for t in terms)
+
+
+def search(conn: sqlite3.Connection, query: str, doc_id: str | None = None,
+           limit: int = 10) -> list[Row]:
+    """Ranked full-text hits across rules, rulings, examples and glossary entries; every word
+    must match, or, when nothing does, any word."""
+    strict = fts_query(query)
+    if not strict:
+        return []
+    hits = _search(conn, strict, doc_id, limit)
+    if not hits and " " in strict:
+        hits = _search(conn, fts_query(query, any_word=True), doc_id, limit)
+    return hits
+
+
+def _search(conn: sqlite3.Connection, match: str, doc_id: str | None, limit: int) -> list[Row]:
+    hits: list[Row] = []
+    for table, (weights, label) in SEARCH_TABLES.items():
+        where = f"{table}_fts MATCH ?" + (" AND t.document = ?" if doc_id else "")
+        sql = (
+            f"SELECT t.id, t.document, {label} AS label, d.kind AS doc_kind, "
+            f"bm25({table}_fts, {weights}) AS score, "
+            f"snippet({table}_fts, -1, '{HIT_START}', '{HIT_END}', '…', 16) AS snippet "
+            f"FROM {table}_fts JOIN {table} t ON t.id = {table}_fts.rowid "
+            f"JOIN documents d ON d.id = t.document WHERE {where} ORDER BY score LIMIT ?"
+        )
+        params: list[Any] = [match, *([doc_id] if doc_id else []), limit]
+        try:
+            rows = conn.execute(sql, params).fetchall()
+        except sqlite3.OperationalError:
+            continue  # a table without full-text index (an old database) has no hits
+        for row in rows:
+            kind = {"rules": "ruling" if row["doc_kind"] == "rulings_summary" else "rule",
+                    "examples": "example", "glossary": "glossary"}[table]
+            hits.append({"kind": kind, "document": row["document"],
+                         "number" if table != "glossary" else "term": row["label"],
+                         "score": round(row["score"], 3), "snippet": row["snippet"]})
+    # the glossary entry named exactly by the query first: what a judge asking "trample" wants
+    exact = match.strip('"').lower()
+    hits.sort(key=lambda h: (h["kind"] != "glossary" or h["term"].lower() != exact, h["score"]))
+    return hits[:limit]
+
+
+def glossary_documents(conn: sqlite3.Connection, doc_id: str) -> list[str]:
+    """The glossaries that apply to `doc_id`: its own, or the one its terms are linked to."""
+    own = conn.execute("SELECT 1 FROM glossary WHERE document = ? LIMIT 1", [doc_id]).fetchone()
+    if own:
+        return [doc_id]
+    return [row[0] for row in conn.execute(
+        "SELECT DISTINCT g.document FROM term_mentions m JOIN glossary g ON g.id = m.glossary_id "
+        "WHERE m.document = ?", [doc_id])]
+
+
+def _entries(conn: sqlite3.Connection, docs: list[str] | None) -> list[Row]:
+    sql = ("SELECT g.id, g.document, g.term, g.aliases, g.definition, g.obsolete, g.see "
+           "FROM glossary g JOIN documents d ON d.id = g.document")
+    params: list[Any] = []
+    if docs is not None:
+        sql += f" WHERE g.document IN ({','.join('?' * len(docs))})"
+        params = docs
+    rows = conn.execute(sql + " ORDER BY d.effective_date DESC, g.position", params).fetchall()
+    entries = [dict(row) for row in rows]
+    for entry in entries:
+        entry["aliases"] = json.loads(entry["aliases"] or "[]")
+        entry["see"] = json.loads(entry["see"] or "[]")
+        entry["names"] = [n.lower().strip('"') for n in [entry["term"], *entry["aliases"]]]
+    return entries
+
+
+def glossary(conn: sqlite3.Connection, term: str, doc_id: str | None = None) -> Row:
+    """Entries for `term`: exact, alias, or inflected form; pointer entries ("Blocker: See
+    Blocking creature") followed; else suggestions. {"matches": [...], "suggestions": [...]}."""
+    docs = glossary_documents(conn, doc_id) if doc_id else None
+    entries = _entries(conn, docs)
+    wanted = " ".join(term.lower().replace("’", "'").split()).strip('"')
+    forms = {wanted: "exact"}
+    for end, add in SUFFIXES:
+        if wanted.endswith(end) and len(wanted) > len(end) + 2:
+            cut = wanted[: -len(end)] + add
+            forms.setdefault(cut, "inflected")
+            if not add and cut[-1] == cut[-2]:
+                forms.setdefault(cut[:-1], "inflected")  # "tapped" → "tap"
+    used = {row[0] for row in conn.execute(
+        "SELECT DISTINCT glossary_id FROM term_mentions WHERE lower(text) = ?", [wanted])}
+    matches: list[Row] = []
+    for rank, how in enumerate(("exact", "alias", "inflected")):
+        for entry in entries:
+            if any(m["id"] == entry["id"] for m in matches):
+                continue
+            if how == "exact" and entry["term"].lower() == wanted:
+                matches.append(_match(entry, "exact", rank))
+            elif how == "alias" and wanted in entry["names"][1:]:
+                matches.append(_match(entry, "alias", rank))
+            elif how == "inflected" and (entry["id"] in used or any(
+                    forms.get(name) == "inflected" for name in entry["names"])):
+                matches.append(_match(entry, "inflected form", rank))
+    by_term = {(e["document"], e["term"].lower()): e for e in entries}
+    for match in list(matches):
+        if re.match(r"See\s", match["definition"] or "") and match["see"]:
+            for target in match["see"]:
+                entry = by_term.get((match["document"], target.lower()))
+                if entry and all(m["id"] != entry["id"] for m in matches):
+                    matches.append(_match(entry, f"see {match['term']}", match["rank"]))
+    # within a rank, an entry headed by the word itself before one that only lists it
+    # ("Tap" before "{T} Tap")
+    matches.sort(key=lambda m: (m["rank"], not forms.get(m["term"].lower().strip('"'))))
+    for match in matches:
+        del match["rank"]
+    suggestions = [] if matches else _suggest(wanted, entries)
+    return {"query": term, "matches": matches, "suggestions": suggestions}
+
+
+def _match(entry: Row, how: str, rank: int) -> Row:
+    return {"document": entry["document"], "term": entry["term"], "aliases": entry["aliases"],
+            "definition": entry["definition"], "obsolete": bool(entry["obsolete"]),
+            "see": entry["see"], "matched": how, "id": entry["id"], "rank": rank}
+
+
+def _suggest(wanted: str, entries: list[Row]) -> list[str]:
+    spelled = {name: entry["term"] for entry in entries for name in entry["names"]}
+    close = difflib.get_close_matches(wanted, list(spelled), n=5, cutoff=0.7)
+    inside = [name for name in spelled if wanted in name and name not in close]
+    seen: list[str] = []
+    for name in close + sorted(inside, key=len):
+        if spelled[name] not in seen:
+            seen.append(spelled[name])
+    return seen[:5]
+
+
+def keywords(conn: sqlite3.Connection, doc_id: str | None = None,
+             kind: str | None = None) -> Row:
+    """Keywords of `doc_id` (default: the newest document that has some of `kind`), each with
+    its rule and the first words of the rule's first subrule."""
+    if doc_id is None:
+        row = conn.execute(
+            "SELECT k.document FROM keywords k JOIN documents d ON d.id = k.document "
+            + ("WHERE k.kind = ? " if kind else "")
+            + "ORDER BY d.effective_date DESC LIMIT 1", [kind] if kind else []).fetchone()
+        doc_id = row[0] if row else None
+    sql = ("SELECT k.keyword, k.kind, k.number, k.rule_id, "
+           "(SELECT c.text FROM rules c WHERE c.parent_id = k.rule_id ORDER BY c.position "
+           "LIMIT 1) AS first_child, r.text FROM keywords k JOIN rules r ON r.id = k.rule_id "
+           "WHERE k.document = ?" + (" AND k.kind = ?" if kind else "") + " ORDER BY k.id")
+    rows = conn.execute(sql, [doc_id, *([kind] if kind else [])]).fetchall() if doc_id else []
+    items = [{"keyword": r["keyword"], "kind": r["kind"], "number": r["number"],
+              "summary": first_words(r["first_child"] if r["kind"] != "ability_word"
+                                     else r["text"])} for r in rows]
+    return {"document": doc_id, "kind": kind, "keywords": items}
+
+
+def references_from(conn: sqlite3.Connection, rule_ids: list[int]) -> dict[int, list[Row]]:
+    """Per rule id, what its text and examples cite, with the targets' first words."""
+    result: dict[int, list[Row]] = {rule_id: [] for rule_id in rule_ids}
+    if not rule_ids:
+        return result
+    marks = ",".join("?" * len(rule_ids))
+    for row in conn.execute(
+        "SELECT coalesce(f.rule_id, e.rule_id) AS owner, f.source_table, f.raw, f.cited, "
+        "f.kind, f.status, f.reason, f.target_number, t.document AS target_document, "
+        "t.text AS target_text, t.title AS target_title, g.term AS target_term "
+        "FROM [references] f LEFT JOIN examples e ON e.id = f.example_id "
+        "LEFT JOIN rules t ON t.id = f.target_rule_id "
+        "LEFT JOIN glossary g ON g.id = f.target_glossary_id "
+        f"WHERE f.rule_id IN ({marks}) OR e.rule_id IN ({marks}) ORDER BY f.id",
+        [*rule_ids, *rule_ids],
+    ):
+        result[row["owner"]].append(_reference(row, "target"))
+    return result
+
+
+def references_to(conn: sqlite3.Connection, rule_id: int) -> list[Row]:
+    """What cites the rule: rules, examples and glossary entries, with their first words."""
+    rows = conn.execute(
+        "SELECT f.source_table, f.raw, f.kind, f.status, f.reason, f.document, "
+        "coalesce(r.number, er.number) AS number, coalesce(r.text, e.text) AS text, "
+        "g.term AS term, g.definition AS definition FROM [references] f "
+        "LEFT JOIN rules r ON r.id = f.rule_id LEFT JOIN examples e ON e.id = f.example_id "
+        "LEFT JOIN rules er ON er.id = e.rule_id LEFT JOIN glossary g ON g.id = f.glossary_id "
+        "WHERE f.target_rule_id = ? ORDER BY f.document, f.id", [rule_id]).fetchall()
+    cited_by = []
+    for row in rows:
+        source = {"rules": "rule", "examples": "example", "glossary": "glossary"}.get(
+            row["source_table"], row["source_table"])
+        cited_by.append({"source": source, "document": row["document"],
+                         "number": row["number"] if source != "glossary" else None,
+                         "term": row["term"], "raw": row["raw"],
+                         "text": first_words(row["text"] or row["definition"])})
+    cited_by.sort(key=lambda c: (c["document"], natural_key(c["number"] or ""), c["term"] or ""))
+    return cited_by
+
+
+def _reference(row: sqlite3.Row, prefix: str) -> Row:
+    target_text = row["target_title"] or row["target_text"] or row["target_term"]
+    return {"raw": row["raw"], "cited": row["cited"], "kind": row["kind"],
+            "status": row["status"], "reason": row["reason"],
+            f"{prefix}": row["target_number"] or row["target_term"],
+            f"{prefix}_document": row["target_document"],
+            f"{prefix}_text": first_words(target_text) if target_text else None}
+
+
+def term_mentions(conn: sqlite3.Connection, rule_ids: list[int]) -> dict[int, list[Row]]:
+    """Per rule id, the glossary terms its text uses: span, entry and definition's first words."""
+    result: dict[int, list[Row]] = {rule_id: [] for rule_id in rule_ids}
+    if not rule_ids:
+        return result
+    marks = ",".join("?" * len(rule_ids))
+    try:
+        rows = conn.execute(
+            "SELECT m.rule_id, m.start, m.[end], m.text, g.term, g.document, g.definition "
+            "FROM term_mentions m JOIN glossary g ON g.id = m.glossary_id "
+            f"WHERE m.rule_id IN ({marks}) ORDER BY m.rule_id, m.start", rule_ids).fetchall()
+    except sqlite3.OperationalError:
+        return result  # a database built before the terms layer existed
+    for row in rows:
+        result[row["rule_id"]].append({
+            "start": row["start"], "end": row["end"], "text": row["text"], "term": row["term"],
+            "glossary": row["document"], "definition": first_words(row["definition"])})
+    return result
+
+
+def rule_view(conn: sqlite3.Connection, rule: Row, tree: bool = False,
+              examples: bool = True) -> Row:
+    """query.rule_view with each item's glossary terms and references; the direct subrules
+    only unless `tree`; examples emptied unless `examples`."""
+    rows = query.subtree(conn, rule)
+    view = query.rule_view(conn, rule)
+    if not tree:
+        view["subrules"] = [s for s in view["subrules"] if s["parent"] == view["number"]]
+    ids = {row["number"]: row["id"] for row in rows}
+    items = [view, *view["subrules"]]
+    wanted = [ids[item["number"]] for item in items]
+    terms, refs = term_mentions(conn, wanted), references_from(conn, wanted)
+    for item in items:
+        item["terms"] = terms[ids[item["number"]]]
+        item["references"] = refs[ids[item["number"]]]
+        if not examples:
+            item["examples"] = []
+    return view

@@ -1,0 +1,1 @@
+"""The rules site: a Datasette plugin with its pages and HTML helpers."""

@@ -1,0 +1,127 @@
+"""Diff and history pages, from the lineage layer's lookups (`rulesdb.lineage_query`) and its
+word-level differences (`rulesdb.wordiff`): the site shows what `rulesdb diff` and
+`rulesdb history` print."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections import OrderedDict
+from typing import Any
+
+from markupsafe import Markup
+
+from .. import lineage_query, wordiff
+from .pages import Row, document, documents, rows
+from .render import glossary_url, rule_url
+
+PAGE_SIZE = 100
+# Changes listed when no filter is given; rules outside the other document's coverage are
+# only counted (a chapter-7 edition against a chapters-1-6 one has a thousand of them).
+HIDDEN_BY_DEFAULT = ("outside_coverage",)
+# Diffs computed on the fly are kept: the database is immutable, so they never go stale.
+_CACHE: OrderedDict[tuple[str, str, str], Row] = OrderedDict()
+CACHE_SIZE = 16
+
+
+def side_by_side(old: str | None, new: str | None) -> tuple[Markup, Markup]:
+    """Old and new text, escaped, removed words in <del> and added words in <ins>."""
+    left, right = wordiff.render_html(wordiff.opcodes(old or "", new or ""))
+    return Markup(left.replace("\n", "<br>\n")), Markup(right.replace("\n", "<br>\n"))
+
+
+def pairs(conn: sqlite3.Connection) -> list[Row]:
+    """The edition pairs the lineage layer stored, with their page URLs."""
+    found = rows(conn, "SELECT old_doc, new_doc, count(*) AS rules FROM alignments "
+                       "GROUP BY old_doc, new_doc ORDER BY old_doc, new_doc")
+    for pair in found:
+        pair["url"] = f"/diff/{pair['old_doc']}/{pair['new_doc']}"
+    return found
+
+
+def _diff(conn: sqlite3.Connection, old: str, new: str) -> Row:
+    path = conn.execute("PRAGMA database_list").fetchone()[2]
+    key = (path, old, new)
+    if key not in _CACHE:
+        _CACHE[key] = lineage_query.diff(conn, old, new)
+        while len(_CACHE) > CACHE_SIZE:
+            _CACHE.popitem(last=False)
+    _CACHE.move_to_end(key)
+    return _CACHE[key]
+
+
+def diff_page(conn: sqlite3.Connection, old: str, new: str, change: str | None = None,
+              page: int = 1) -> Row | None:
+    """The changes between two documents, a page at a time; None when one does not exist."""
+    old_doc, new_doc = document(conn, old), document(conn, new)
+    if old_doc is None or new_doc is None:
+        return None
+    data = _diff(conn, old, new)
+    if change:
+        chosen = [c for c in data["changes"] if c["op"] == change]
+    else:
+        chosen = [c for c in data["changes"] if c["op"] not in HIDDEN_BY_DEFAULT]
+    page = max(1, page)
+    shown = []
+    for item in chosen[(page - 1) * PAGE_SIZE: page * PAGE_SIZE]:
+        old_text = item.get("old_text", item.get("text") if item["old"] else None)
+        new_text = item.get("new_text", item.get("text") if item["new"] else None)
+        old_html, new_html = side_by_side(old_text, new_text)
+        shown.append({
+            "change": item["op"], "similarity": item["similarity"],
+            "old_number": item["old"], "new_number": item["new"],
+            "old_url": rule_url(old, item["old"]) if item["old"] else None,
+            "new_url": rule_url(new, item["new"]) if item["new"] else None,
+            "old_html": old_html if item["old"] else "",
+            "new_html": new_html if item["new"] else "",
+            "citations_only": item.get("citations_only", False),
+        })
+    base = f"/diff/{old}/{new}"
+    query = f"?change={change}&" if change else "?"
+    return {
+        "old": old_doc, "new": new_doc, "counts": data["counts"], "changes": shown,
+        "alignment": data["alignment"], "change": change, "total": len(chosen), "page": page,
+        "prev_url": f"{base}{query}page={page - 1}" if page > 1 else None,
+        "next_url": f"{base}{query}page={page + 1}" if page * PAGE_SIZE < len(chosen) else None,
+        "filter_urls": {name: f"{base}?change={name}" for name in data["counts"]},
+        "all_url": base, "hidden": [h for h in HIDDEN_BY_DEFAULT if h in data["counts"]],
+    }
+
+
+def diff_index(conn: sqlite3.Connection) -> Row:
+    """The diff chooser: every document and the stored pairs."""
+    return {"documents": documents(conn), "pairs": pairs(conn)}
+
+
+def versions(conn: sqlite3.Connection, doc_id: str, number: str) -> list[Row] | None:
+    """`lineage_query.history` with a page URL on each entry; None when there is no rule."""
+    found = lineage_query.history(conn, number, doc_id)
+    if found is None:
+        return None
+    for entry in found:
+        if entry["number"].startswith("glossary: "):
+            entry["url"] = glossary_url(entry["doc"], entry["number"][len("glossary: "):])
+        else:
+            entry["url"] = rule_url(entry["doc"], entry["number"])
+        entry["current"] = (entry["doc"], entry["number"]) == (doc_id, number)
+    return found
+
+
+def history_page(conn: sqlite3.Connection, doc_id: str, number: str) -> Row | None:
+    """Every version of a rule across editions, oldest first, each compared word by word with
+    the version before it, and the related texts of other documents; None without a rule."""
+    found = rows(conn, "SELECT * FROM rules WHERE document = ? AND number = ?",
+                 [doc_id, number.strip().rstrip(".")])
+    if not found:
+        return None
+    rule = found[0]
+    entries = versions(conn, doc_id, rule["number"]) or []
+    chain: list[dict[str, Any]] = []
+    for entry in (e for e in entries if e["change"] != "concept"):
+        previous = chain[-1] if chain else None
+        entry["previous"] = previous
+        entry["old_html"], entry["new_html"] = side_by_side(
+            previous["text"] if previous else entry["text"], entry["text"])
+        chain.append(entry)
+    related = [e for e in entries if e["change"] == "concept"]
+    return {"rule": rule, "document": document(conn, doc_id), "versions": chain,
+            "related": related, "rule_url": rule_url(doc_id, rule["number"])}

@@ -1,0 +1,248 @@
+"""What each page of the rules site shows, read from the database (plain sqlite3, no HTML).
+
+Each function takes a connection and returns a dict for its template, or None when the
+thing asked for does not exist.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from typing import Any
+
+from .render import Span, glossary_url, linked, mention_spans, reference_spans, rule_url, slug
+
+Row = dict[str, Any]
+# A rule whose subtree is larger than this lists its children instead of every text.
+FULL_SUBTREE = 200
+
+
+def rows(conn: sqlite3.Connection, sql: str, params: Any = ()) -> list[Row]:
+    """The rows of a query as dicts."""
+    cursor = conn.execute(sql, params)
+    names = [d[0] for d in cursor.description]
+    return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+
+
+def documents(conn: sqlite3.Connection) -> list[Row]:
+    """Every document, oldest first, with `url`."""
+    docs = rows(conn, "SELECT * FROM documents ORDER BY effective_date, id")
+    for doc in docs:
+        doc["url"] = f"/{doc['id']}"
+        doc["covers"] = json.loads(doc["covers"] or "[]")
+    return docs
+
+
+def document(conn: sqlite3.Connection, doc_id: str) -> Row | None:
+    """One document, or None."""
+    found = [d for d in documents(conn) if d["id"] == doc_id]
+    return found[0] if found else None
+
+
+def contents(conn: sqlite3.Connection, doc_id: str) -> Row | None:
+    """A document's table of contents: its two top levels of rules, and its glossary size."""
+    doc = document(conn, doc_id)
+    if doc is None:
+        return None
+    items = rows(conn, "SELECT number, title, text, kind, depth FROM rules "
+                       "WHERE document = ? AND depth <= 1 ORDER BY position", [doc_id])
+    for item in items:
+        item["url"] = rule_url(doc_id, item["number"])
+        item["label"] = item["title"] or _short(item["text"])
+    return {"document": doc, "items": items}
+
+
+def _short(text: str | None, size: int = 80) -> str:
+    text = (text or "").replace("\n", " ")
+    return text if len(text) <= size else text[: size - 1].rstrip() + "…"
+
+
+def rule_page(conn: sqlite3.Connection, doc_id: str, number: str) -> Row | None:
+    """A rule with breadcrumbs, rendered texts of its subtree, examples, citations, the
+    references to it and the engine functions that enforce it (history: see diffs)."""
+    doc = document(conn, doc_id)
+    found = rows(conn, "SELECT * FROM rules WHERE document = ? AND number = ?",
+                 [doc_id, number.strip().rstrip(".")])
+    if doc is None or not found:
+        return None
+    rule = found[0]
+    crumbs = rows(conn, "WITH RECURSIVE up(id, depth) AS (SELECT parent_id, 1 FROM rules "
+                        "WHERE id = ? UNION ALL SELECT rules.parent_id, up.depth + 1 FROM rules "
+                        "JOIN up ON rules.id = up.id WHERE rules.parent_id IS NOT NULL) "
+                        "SELECT rules.number, rules.title FROM up JOIN rules USING (id) "
+                        "ORDER BY up.depth DESC", [rule["id"]])
+    for crumb in crumbs:
+        crumb["url"] = rule_url(doc_id, crumb["number"])
+    tree = rows(conn, "WITH RECURSIVE tree(id) AS (SELECT ? UNION ALL SELECT rules.id FROM "
+                      "rules JOIN tree ON rules.parent_id = tree.id) SELECT rules.* FROM rules "
+                      "JOIN tree USING (id) ORDER BY rules.position", [rule["id"]])
+    children: list[Row] = []
+    if len(tree) > FULL_SUBTREE:
+        children = [dict(r, url=rule_url(doc_id, r["number"]),
+                         label=r["title"] or _short(r["text"]))
+                    for r in tree if r["parent_id"] == rule["id"]]
+        tree = tree[:1]
+    items = _render_items(conn, tree)
+    siblings = rows(conn, "SELECT number, position FROM rules WHERE document = ? AND "
+                          "parent_id IS ? ORDER BY position", [doc_id, rule["parent_id"]])
+    index = [s["number"] for s in siblings].index(rule["number"])
+    nav = {
+        "prev": rule_url(doc_id, siblings[index - 1]["number"]) if index > 0 else None,
+        "next": (rule_url(doc_id, siblings[index + 1]["number"])
+                 if index + 1 < len(siblings) else None),
+    }
+    ids = [item["id"] for item in items]
+    return {
+        "document": doc, "rule": rule, "breadcrumbs": crumbs, "items": items,
+        "children": children, "nav": nav,
+        "cited_by": cited_by(conn, rule["id"]),
+        "history_url": rule_url(doc_id, rule["number"]) + "/history",
+        "engines": engines(conn, ids),
+    }
+
+
+def _render_items(conn: sqlite3.Connection, tree: list[Row]) -> list[Row]:
+    """Each rule of `tree` with its text and examples rendered with their links."""
+    ids = [r["id"] for r in tree]
+    marks = ",".join("?" * len(ids))
+    refs = rows(conn, f"SELECT * FROM [references] WHERE rule_id IN ({marks}) "
+                      "AND source_table IN ('rules', 'examples') ORDER BY start, id", ids)
+    number_of, term_of = _targets(conn, refs)
+    mentions = _mentions(conn, f"m.rule_id IN ({marks})", ids)
+    examples = rows(conn, f"SELECT * FROM examples WHERE rule_id IN ({marks}) "
+                          "ORDER BY rule_id, position", ids)
+    example_ids = [e["id"] for e in examples]
+    example_mentions = _mentions(conn, f"m.example_id IN ({','.join('?' * len(example_ids))})",
+                                 example_ids) if example_ids else []
+    citations = rows(conn, f"SELECT * FROM citations WHERE rule_id IN ({marks}) "
+                           "ORDER BY rule_id, start", ids)
+    items = []
+    for rule in tree:
+        own_refs = [r for r in refs if r["source_table"] == "rules" and r["rule_id"] == rule["id"]]
+        own_mentions = [m for m in mentions if m["rule_id"] == rule["id"]
+                        and m["example_id"] is None]
+        spans = [*reference_spans(own_refs, number_of, term_of), *mention_spans(own_mentions)]
+        rendered_examples = []
+        for example in (e for e in examples if e["rule_id"] == rule["id"]):
+            ex_refs = [r for r in refs if r["example_id"] == example["id"]]
+            ex_mentions = [m for m in example_mentions if m["example_id"] == example["id"]]
+            ex_spans = [*reference_spans(ex_refs, number_of, term_of), *mention_spans(ex_mentions)]
+            rendered_examples.append(linked(example["text"] or "", ex_spans))
+        items.append({
+            **rule, "url": rule_url(rule["document"], rule["number"]),
+            "html": linked(rule["text"] or "", spans),
+            "examples": rendered_examples,
+            "citations": [c for c in citations if c["rule_id"] == rule["id"]],
+        })
+    return items
+
+
+def _targets(conn: sqlite3.Connection,
+             refs: list[Row]) -> tuple[dict[int, tuple[str, str]], dict[int, tuple[str, str]]]:
+    rule_ids = sorted({r["target_rule_id"] for r in refs if r["target_rule_id"]})
+    glossary_ids = sorted({r["target_glossary_id"] for r in refs if r["target_glossary_id"]})
+    number_of = {r["id"]: (r["document"], r["number"]) for r in rows(
+        conn, f"SELECT id, document, number FROM rules WHERE id IN "
+              f"({','.join('?' * len(rule_ids))})", rule_ids)} if rule_ids else {}
+    term_of = {r["id"]: (r["document"], r["term"]) for r in rows(
+        conn, f"SELECT id, document, term FROM glossary WHERE id IN "
+              f"({','.join('?' * len(glossary_ids))})", glossary_ids)} if glossary_ids else {}
+    return number_of, term_of
+
+
+def _mentions(conn: sqlite3.Connection, where: str, params: list[int]) -> list[Row]:
+    return rows(conn, "SELECT m.*, g.document AS g_document, g.term FROM term_mentions m "
+                      f"JOIN glossary g ON g.id = m.glossary_id WHERE {where} ORDER BY m.start",
+                params)
+
+
+def cited_by(conn: sqlite3.Connection, rule_id: int) -> list[Row]:
+    """The rules and glossary entries whose text (or examples) cite this rule."""
+    found = rows(conn, "SELECT DISTINCT r.source_table, r.raw, s.document AS s_doc, s.number, "
+                       "g.document AS g_doc, g.term FROM [references] r "
+                       "LEFT JOIN rules s ON s.id = r.rule_id "
+                       "LEFT JOIN glossary g ON g.id = r.glossary_id "
+                       "WHERE r.target_rule_id = ? ORDER BY s.position, g.position", [rule_id])
+    for row in found:
+        if row["number"] is not None:
+            row["label"], row["url"] = row["number"], rule_url(row["s_doc"], row["number"])
+        else:
+            row["label"] = f"glossary: {row['term']}"
+            row["url"] = glossary_url(row["g_doc"], row["term"])
+    return found
+
+
+def engines(conn: sqlite3.Connection, rule_ids: list[int]) -> list[Row]:
+    """Engine functions citing any of these rules, with where they stand."""
+    if not rule_ids:
+        return []
+    return rows(conn, "SELECT c.*, r.number AS rule_number, e.kind AS engine_kind "
+                      "FROM engine_citations c JOIN rules r ON r.id = c.rule_id "
+                      "LEFT JOIN engines e ON e.name = c.engine "
+                      f"WHERE c.rule_id IN ({','.join('?' * len(rule_ids))}) "
+                      "ORDER BY r.position, c.engine, c.file, c.line", rule_ids)
+
+
+def glossary_index(conn: sqlite3.Connection, doc_id: str) -> Row | None:
+    """A document's glossary terms with their pages."""
+    doc = document(conn, doc_id)
+    if doc is None:
+        return None
+    entries = rows(conn, "SELECT term, obsolete FROM glossary WHERE document = ? "
+                         "ORDER BY position", [doc_id])
+    for entry in entries:
+        entry["url"] = glossary_url(doc_id, entry["term"])
+    return {"document": doc, "entries": entries}
+
+
+def glossary_entry(conn: sqlite3.Connection, doc_id: str, term_slug: str) -> Row | None:
+    """The glossary entries of `doc_id` whose term has this slug, rendered, with the rules
+    that use the term and the same term in other documents."""
+    doc = document(conn, doc_id)
+    if doc is None:
+        return None
+    entries = [e for e in rows(conn, "SELECT * FROM glossary WHERE document = ? "
+                                     "ORDER BY position", [doc_id]) if slug(e["term"]) == term_slug]
+    if not entries:
+        return None
+    for entry in entries:
+        refs = rows(conn, "SELECT * FROM [references] WHERE glossary_id = ? ORDER BY start, id",
+                    [entry["id"]])
+        number_of, term_of = _targets(conn, refs)
+        spans: list[Span] = reference_spans(refs, number_of, term_of)
+        entry["html"] = linked(entry["definition"] or "", spans)
+        entry["aliases"] = json.loads(entry["aliases"] or "[]")
+        entry["used_in"] = rows(conn, "SELECT r.document, r.number, count(*) AS times "
+                                      "FROM term_mentions m JOIN rules r ON r.id = m.rule_id "
+                                      "WHERE m.glossary_id = ? GROUP BY r.id "
+                                      "ORDER BY r.document, r.position LIMIT 500", [entry["id"]])
+        for use in entry["used_in"]:
+            use["url"] = rule_url(use["document"], use["number"])
+    elsewhere = [dict(e, url=glossary_url(e["document"], e["term"])) for e in rows(
+        conn, "SELECT document, term FROM glossary WHERE document != ? AND lower(term) = ? "
+              "ORDER BY document", [doc_id, entries[0]["term"].lower()])]
+    return {"document": doc, "entries": entries, "elsewhere": elsewhere,
+            "index_url": f"/{doc_id}/glossary"}
+
+
+def samples(conn: sqlite3.Connection) -> list[Row]:
+    """One page of each kind to start from: a rule and its history, a ruling, a glossary
+    entry; taken from the newest document that has one."""
+    found: list[Row] = []
+    for kind, label in (("rule", "a rule"), ("ruling", "a ruling with its sources"),
+                        ("paragraph", "a rulebook paragraph")):
+        hit = rows(conn, "SELECT r.document, r.number FROM rules r JOIN documents d "
+                         "ON d.id = r.document WHERE r.kind = ? ORDER BY d.effective_date DESC, "
+                         "r.position LIMIT 1", [kind])
+        if hit:
+            url = rule_url(hit[0]["document"], hit[0]["number"])
+            found.append({"label": f"{label}: {hit[0]['document']} {hit[0]['number']}",
+                          "url": url})
+            if kind == "rule":
+                found.append({"label": "its history across editions", "url": url + "/history"})
+    entry = rows(conn, "SELECT g.document, g.term FROM glossary g JOIN documents d "
+                       "ON d.id = g.document ORDER BY d.effective_date DESC, g.position LIMIT 1")
+    if entry:
+        found.append({"label": f"a glossary entry: {entry[0]['document']} {entry[0]['term']}",
+                      "url": glossary_url(entry[0]["document"], entry[0]["term"])})
+    return found

@@ -1,0 +1,198 @@
+"""The Datasette plugin of the rules site: routes for rule, glossary, search, diff and history
+pages, the templates folder, a slug SQL function and links in canned-query results.
+
+URL scheme (stable; documented in README.md):
+    /                                   home: documents, search, diffs, canned queries
+    /search?q=WORDS[&doc=ID]            search across rules, rulings, examples, glossary
+    /{doc}                              table of contents of a document
+    /{doc}/{number}                     a rule (or rulings entry, rulebook paragraph)
+    /{doc}/{number}/history             the rule across editions
+    /{doc}/glossary                     the glossary of a document
+    /{doc}/glossary/{term-slug}         a glossary entry
+    /diff, /diff/{old}/{new}            changes between two documents
+Document ids always hold a year (cr-2025-06-06, rulings-1999-04, rulebook-2005), so these
+routes never shadow Datasette's own /{database} pages.
+
+The routes are registered only when the metadata configures the plugin
+(`plugins: rulesdb: {site: true}`), so another Datasette in the same environment is unchanged.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from datasette import hookimpl
+from datasette.utils.asgi import NotFound, Response
+from jinja2 import ChoiceLoader, FileSystemLoader
+from markupsafe import Markup, escape
+
+from . import diffs, pages
+from .render import highlight, slug
+
+TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+DOC_ID = r"[a-z]+(?:-[a-z]+)*-\d{4}(?:-\d{2}){0,2}"
+DOC = rf"(?P<doc>{DOC_ID})"
+ROBOTS_BLOCKED = "User-agent: *\nDisallow: /\n"
+
+
+def enabled(datasette: Any) -> bool:
+    """Whether the metadata turns the rules site on."""
+    config = datasette.plugin_config("rulesdb") or {}
+    return bool(config.get("site"))
+
+
+def _db(datasette: Any) -> Any:
+    return datasette.get_database()
+
+
+async def _page(datasette: Any, request: Any, template: str, context: dict | None) -> Response:
+    if context is None:
+        raise NotFound("Not found")
+    context = {**context, "database_name": _db(datasette).name}
+    html = await datasette.render_template([template], context, request=request)
+    return Response.html(html)
+
+
+async def home(datasette: Any, request: Any) -> Response:
+    """Documents, the diff pairs and the canned queries."""
+    db = _db(datasette)
+    context = {
+        "documents": await db.execute_fn(pages.documents),
+        "pairs": await db.execute_fn(diffs.pairs),
+        "samples": await db.execute_fn(pages.samples),
+        "queries": [
+            {"name": name, "title": query.get("title") or name,
+             "url": datasette.urls.query(db.name, name)}
+            for name, query in (await datasette.get_canned_queries(db.name, None)).items()
+        ],
+    }
+    return await _page(datasette, request, "rulesdb_home.html", context)
+
+
+async def contents(datasette: Any, request: Any) -> Response:
+    doc = request.url_vars["doc"]
+    data = await _db(datasette).execute_fn(lambda conn: pages.contents(conn, doc))
+    return await _page(datasette, request, "rulesdb_contents.html", data)
+
+
+async def rule(datasette: Any, request: Any) -> Response:
+    doc, number = request.url_vars["doc"], request.url_vars["number"]
+
+    def load(conn: Any) -> dict | None:
+        data = pages.rule_page(conn, doc, number)
+        if data is not None:
+            data["history"] = diffs.versions(conn, doc, data["rule"]["number"]) or []
+        return data
+
+    data = await _db(datasette).execute_fn(load)
+    return await _page(datasette, request, "rulesdb_rule.html", data)
+
+
+async def history(datasette: Any, request: Any) -> Response:
+    doc, number = request.url_vars["doc"], request.url_vars["number"]
+    data = await _db(datasette).execute_fn(lambda conn: diffs.history_page(conn, doc, number))
+    return await _page(datasette, request, "rulesdb_history.html", data)
+
+
+async def glossary_index(datasette: Any, request: Any) -> Response:
+    doc = request.url_vars["doc"]
+    data = await _db(datasette).execute_fn(lambda conn: pages.glossary_index(conn, doc))
+    return await _page(datasette, request, "rulesdb_glossary_index.html", data)
+
+
+async def glossary_entry(datasette: Any, request: Any) -> Response:
+    doc, term = request.url_vars["doc"], request.url_vars["slug"]
+    data = await _db(datasette).execute_fn(lambda conn: pages.glossary_entry(conn, doc, term))
+    return await _page(datasette, request, "rulesdb_glossary.html", data)
+
+
+async def diff_index(datasette: Any, request: Any) -> Response:
+    old, new = request.args.get("old"), request.args.get("new")
+    if old and new:
+        return Response.redirect(f"/diff/{old}/{new}")
+    data = await _db(datasette).execute_fn(diffs.diff_index)
+    return await _page(datasette, request, "rulesdb_diff_index.html", data)
+
+
+async def diff(datasette: Any, request: Any) -> Response:
+    old, new = request.url_vars["old"], request.url_vars["new"]
+    change = request.args.get("change") or None
+    try:
+        page = int(request.args.get("page") or 1)
+    except ValueError:
+        page = 1
+    data = await _db(datasette).execute_fn(
+        lambda conn: diffs.diff_page(conn, old, new, change, page))
+    return await _page(datasette, request, "rulesdb_diff.html", data)
+
+
+async def search(datasette: Any, request: Any) -> Response:
+    """Runs the `search` canned query of the metadata, so the page and the query agree."""
+    db = _db(datasette)
+    q = (request.args.get("q") or "").strip()
+    doc = request.args.get("doc") or ""
+    results: list[dict] = []
+    error = None
+    if q:
+        query = await datasette.get_canned_query(db.name, "search", None)
+        try:
+            found = await db.execute(query["sql"], {"q": q, "edition": doc})
+        except Exception as exc:  # an FTS syntax the escaping cannot rescue, or a time-out
+            error = str(exc)
+        else:
+            results = [dict(row, html=highlight(row["snippet"] or "")) for row in found.rows]
+    context = {"q": q, "doc": doc, "results": results, "error": error,
+               "documents": await db.execute_fn(pages.documents)}
+    return await _page(datasette, request, "rulesdb_search.html", context)
+
+
+async def robots(datasette: Any) -> Response:
+    """Robots are turned away unless the metadata sets `robots: true`."""
+    allowed = (datasette.plugin_config("rulesdb") or {}).get("robots")
+    return Response.text("User-agent: *\nAllow: /\n" if allowed else ROBOTS_BLOCKED)
+
+
+@hookimpl
+def register_routes(datasette: Any) -> list[tuple[str, Any]]:
+    if not enabled(datasette):
+        return []
+    return [
+        (r"^/$", home),
+        (r"^/robots\.txt$", robots),
+        (r"^/search$", search),
+        (r"^/diff$", diff_index),
+        (rf"^/diff/(?P<old>{DOC_ID})/(?P<new>{DOC_ID})$", diff),
+        (rf"^/{DOC}$", contents),
+        (rf"^/{DOC}/glossary$", glossary_index),
+        (rf"^/{DOC}/glossary/(?P<slug>[a-z0-9-]+)$", glossary_entry),
+        (rf"^/{DOC}/(?P<number>[^/]+)/history$", history),
+        (rf"^/{DOC}/(?P<number>[^/]+)$", rule),
+    ]
+
+
+@hookimpl
+def prepare_jinja2_environment(env: Any, datasette: Any) -> None:
+    if enabled(datasette):
+        env.loader = ChoiceLoader([FileSystemLoader(str(TEMPLATES)), env.loader])
+
+
+@hookimpl
+def prepare_connection(conn: Any) -> None:
+    conn.create_function("rulesdb_slug", 1, slug, deterministic=True)
+
+
+@hookimpl
+def render_cell(value: Any, column: str, table: str | None, datasette: Any) -> Markup | None:
+    """A canned query's `url` column becomes a link to the page it names."""
+    if (table is None and column == "url" and isinstance(value, str)
+            and value.startswith("/") and enabled(datasette)):
+        return Markup(f'<a href="{escape(value)}">{escape(value)}</a>')
+    return None
+
+
+@hookimpl
+def extra_template_vars(request: Any, datasette: Any) -> dict[str, Any]:
+    q = request.args.get("q", "") if request is not None else ""
+    return {"rulesdb_search_q": q if isinstance(q, str) else ""}
+

@@ -1,0 +1,118 @@
+"""HTML for the rules site: texts with their links, search snippets, URLs and slugs.
+
+Every character of a stored text goes through `markupsafe.escape`; only the tags built here
+are markup, so a rule text holding `<script>` shows as text.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from urllib.parse import quote
+
+from markupsafe import Markup, escape
+
+
+def slug(term: str) -> str:
+    """The URL form of a glossary term: lower case, runs of other characters become '-'."""
+    return re.sub(r"[^a-z0-9]+", "-", term.lower()).strip("-")
+
+
+def rule_url(doc: str, number: str) -> str:
+    """The page of rule `number` of document `doc`: /cr-2025-06-06/702.19b."""
+    return f"/{quote(doc)}/{quote(number)}"
+
+
+def glossary_url(doc: str, term: str) -> str:
+    """The page of a glossary entry: /cr-2009-02-01/glossary/active-player."""
+    return f"/{quote(doc)}/glossary/{slug(term)}"
+
+
+@dataclass(frozen=True)
+class Span:
+    """A stretch of a text rendered as a link (href) or as marked text with a title."""
+
+    start: int
+    end: int
+    href: str | None
+    title: str
+    css: str
+
+
+def linked(text: str, spans: list[Span]) -> Markup:
+    """`text` escaped, with each span as a link; spans overlapping an earlier one are dropped.
+
+    Earlier spans in the list win: callers put references before term mentions.
+    """
+    taken: list[tuple[int, int]] = []
+    chosen: list[Span] = []
+    for span in spans:
+        if not (0 <= span.start < span.end <= len(text)):
+            continue
+        if any(span.start < hi and lo < span.end for lo, hi in taken):
+            continue
+        taken.append((span.start, span.end))
+        chosen.append(span)
+    parts: list[str] = []
+    cursor = 0
+    for span in sorted(chosen, key=lambda s: s.start):
+        parts.append(_plain(text[cursor:span.start]))
+        inner = _plain(text[span.start:span.end])
+        if span.href:
+            parts.append(f'<a class="{span.css}" href="{escape(span.href)}" '
+                         f'title="{escape(span.title)}">{inner}</a>')
+        else:
+            parts.append(f'<span class="{span.css}" title="{escape(span.title)}">{inner}</span>')
+        cursor = span.end
+    parts.append(_plain(text[cursor:]))
+    return Markup("".join(parts))
+
+
+def _plain(text: str) -> str:
+    return str(escape(text)).replace("\n", "<br>\n")
+
+
+def reference_spans(rows: list[dict], number_of: dict[int, tuple[str, str]],
+                    term_of: dict[int, tuple[str, str]]) -> list[Span]:
+    """Spans for the `references` rows of one text (a range has one row per rule it spans).
+
+    `number_of` maps a rule id to (document, number), `term_of` a glossary id to
+    (document, term). A range links to its first rule; its title names the whole range.
+    """
+    groups: dict[tuple[int, int], list[dict]] = {}
+    for row in rows:
+        groups.setdefault((row["start"], row["end"]), []).append(row)
+    spans = []
+    for (start, end), group in groups.items():
+        resolved = [r for r in group if r["status"] == "resolved"]
+        if resolved:
+            first = resolved[0]
+            if first["target_rule_id"] in number_of:
+                doc, number = number_of[first["target_rule_id"]]
+                href = rule_url(doc, number)
+            elif first["target_glossary_id"] in term_of:
+                doc, term = term_of[first["target_glossary_id"]]
+                href = glossary_url(doc, term)
+            else:
+                continue
+            if len(group) > 1:
+                title = f"rules {group[0]['target_number']}–{group[-1]['target_number']}"
+            else:
+                title = first["target_number"] or first["cited"]
+            spans.append(Span(start, end, href, title, "ref"))
+        else:
+            reason = group[0]["reason"] or group[0]["status"]
+            spans.append(Span(start, end, None, reason, f"ref-{group[0]['status']}"))
+    return spans
+
+
+def mention_spans(rows: list[dict]) -> list[Span]:
+    """Spans for `term_mentions` rows joined with their entry's document and term."""
+    return [Span(r["start"], r["end"], glossary_url(r["g_document"], r["term"]),
+                 f"glossary: {r['term']}", "term") for r in rows]
+
+
+def highlight(snippet: str, open_mark: str = "⟦", close_mark: str = "⟧") -> Markup:
+    """An FTS snippet escaped, its match markers turned into <mark>."""
+    text = str(escape(snippet))
+    return Markup(text.replace(open_mark, "<mark>").replace(close_mark, "</mark>"))

@@ -1,0 +1,1 @@
+"""`rulesdb trace`: rule citations in a source tree, attributed to functions and checked."""

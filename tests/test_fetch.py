@@ -1,0 +1,160 @@
+"""`rulesdb fetch` against a local HTTP server on 127.0.0.1 (never the internet)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import threading
+import time
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+import sqlite_utils
+from click.testing import CliRunner
+from test_add import release
+
+from rulesdb.cli import cli
+from rulesdb.fetch import release_url
+
+RELEASE = release().replace("\n", "\r\n").encode("utf-8-sig")
+PAGE = b"""<!DOCTYPE html><html><body>
+<a href="https://elsewhere.example/2024/downloads/MagicCompRules%2020241004.txt">old</a>
+<a href="/2025/downloads/MagicCompRules%2020250606.txt">TXT</a>
+<a href="/rules.pdf">PDF</a></body></html>"""
+
+# path -> (status, content type, body, seconds to wait before answering, send Content-Length)
+ROUTES: dict[str, tuple[int, str, bytes, float, bool]] = {
+    "/2025/downloads/MagicCompRules%2020250606.txt": (200, "text/plain", RELEASE, 0, True),
+    "/en/rules": (200, "text/html; charset=utf-8", PAGE, 0, True),
+    "/2025/downloads/MagicCompRules%2020250101.txt": (200, "text/html", PAGE, 0, True),
+    "/2025/downloads/MagicCompRules%2020250102.txt": (200, "text/plain", PAGE, 0, True),
+    "/2025/downloads/MagicCompRules%2020250103.txt": (200, "text/plain", RELEASE, 3, True),
+    "/2025/downloads/MagicCompRules%2020250104.txt": (200, "text/plain", RELEASE * 100, 0, True),
+    "/2025/downloads/MagicCompRules%2020250105.txt": (200, "text/plain", RELEASE * 100, 0, False),
+    "/2025/downloads/MagicCompRules%2020250106.txt": (200, "text/plain",
+                                                      b"Just some text.\r\n", 0, True),
+    "/2025/downloads/MagicCompRules%2020250107.txt": (500, "text/plain", b"oops", 0, True),
+}
+
+
+class Handler(BaseHTTPRequestHandler):
+    def do_GET(self) -> None:
+        status, kind, body, wait, length = ROUTES.get(
+            self.path, (404, "text/html", b"<html>Not found</html>", 0, True))
+        time.sleep(wait)
+        self.send_response(status)
+        self.send_header("Content-Type", kind)
+        if length:
+            self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        with contextlib.suppress(BrokenPipeError, ConnectionResetError):  # the client gave up
+            self.wfile.write(body)
+
+    def log_message(self, *args) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    httpd.daemon_threads = True
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+def fetch(server: str, db, *args: str):
+    return CliRunner().invoke(cli, ["fetch", "--db", str(db), "--media-url", server,
+                                    "--rules-page", f"{server}/en/rules", *args])
+
+
+def test_release_url():
+    from datetime import date
+
+    assert release_url(date(2025, 6, 6)) == (
+        "https://media.wizards.com/2025/downloads/MagicCompRules%2020250606.txt")
+
+
+def test_fetch_a_date(server, tmp_path):
+    db = tmp_path / "rules.db"
+    result = fetch(server, db, "--date", "2025-06-06")
+    assert result.exit_code == 0, result.output
+    url = f"{server}/2025/downloads/MagicCompRules%2020250606.txt"
+    assert result.output.splitlines()[:2] == [
+        f"downloaded {url}",
+        "cr-2025-06-06: added from MagicCompRules 20250606.txt: 12 rules, 1 examples, "
+        "4 glossary entries"]
+    row = sqlite_utils.Database(db)["documents"].get("cr-2025-06-06")
+    assert (row["file"], row["file_date"]) == ("MagicCompRules 20250606.txt", "2025-06-06")
+    assert row["source"].endswith(f"added from {url}")
+
+
+def test_fetch_latest_follows_the_newest_link_of_the_rules_page(server, tmp_path):
+    result = fetch(server, tmp_path / "rules.db", "--latest", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["url"] == f"{server}/2025/downloads/MagicCompRules%2020250606.txt"
+    assert [d["action"] for d in data["documents"]] == ["added"]
+    again = fetch(server, tmp_path / "rules.db", "--json")  # --latest is the default
+    assert [d["action"] for d in json.loads(again.output)["documents"]] == ["unchanged"]
+
+
+FAILURES = {
+    "404": ("2025-06-07", [], 1, "MagicCompRules%2020250607.txt: HTTP 404 Not Found"),
+    "server error": ("2025-01-07", [], 2, "HTTP 500 Internal Server Error"),
+    "timeout": ("2025-01-03", ["--timeout", "0.5"], 2, "no answer within 0.5 s"),
+    "too large (Content-Length)": ("2025-01-04", ["--max-mb", "0.1"], 2,
+                                   "bytes, more than the 104857 allowed"),
+    "too large (streamed)": ("2025-01-05", ["--max-mb", "0.1"], 2,
+                             "more than the 104857 bytes allowed"),
+    "html content type": ("2025-01-01", [], 2, "the server sent a web page (text/html)"),
+    "html body": ("2025-01-02", [], 2, "the server sent a web page, not a rules text file"),
+    "not a CR": ("2025-01-06", [], 2, "MagicCompRules 20250106.txt: line 1, column 1: no "
+                                      "numbered rule found"),
+}
+
+
+@pytest.mark.parametrize("case", list(FAILURES))
+def test_failures_are_one_clear_line_and_leave_the_database_untouched(server, tmp_path, case):
+    day, extra, code, message = FAILURES[case]
+    db = tmp_path / "rules.db"
+    fetch(server, db, "--date", "2025-06-06")
+    before = db.read_bytes()
+    result = fetch(server, db, "--date", day, *extra)
+    assert result.exit_code == code, result.output
+    lines = result.output.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: ")
+    assert message in lines[0]
+    assert db.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["rules.db"]
+
+
+def test_no_database_is_created_when_the_download_fails(server, tmp_path):
+    result = fetch(server, tmp_path / "rules.db", "--date", "2025-06-07")
+    assert result.exit_code == 1
+    assert not (tmp_path / "rules.db").exists()
+
+
+def test_a_rules_page_without_a_link(server, tmp_path):
+    result = CliRunner().invoke(cli, ["fetch", "--db", str(tmp_path / "r.db"), "--rules-page",
+                                      f"{server}/rules.pdf"])
+    assert result.exit_code == 1
+    assert "HTTP 404" in result.output
+
+
+def test_nothing_listens(tmp_path):
+    result = CliRunner().invoke(cli, ["fetch", "--db", str(tmp_path / "r.db"), "--media-url",
+                                      "http://127.0.0.1:9", "--date", "2025-06-06"])
+    assert result.exit_code == 2
+    assert result.output.startswith("Error: http://127.0.0.1:9/2025/downloads/"
+                                    "MagicCompRules%2020250606.txt: cannot connect: ")
+
+
+def test_date_and_latest_together(tmp_path):
+    result = CliRunner().invoke(cli, ["fetch", "--db", str(tmp_path / "r.db"), "--latest",
+                                      "--date", "2025-06-06"])
+    assert result.exit_code == 2
+    assert result.output == "Error: give --date or --latest, not both\n"

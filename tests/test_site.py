@@ -1,0 +1,359 @@
+"""The rules site in Datasette, tested in-process: canned queries, pages, links, safety."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import shutil
+import sqlite3
+from html.parser import HTMLParser
+from urllib.parse import urlsplit
+
+import pytest
+import yaml
+from click.testing import CliRunner
+from conftest import ROOT, SOURCES
+
+from rulesdb.build import build
+from rulesdb.catalog import load_catalog
+from rulesdb.cli import cli
+from rulesdb.schema import TABLES
+from rulesdb.serve import METADATA, ensure_database, load_metadata, make_datasette
+from rulesdb.site.render import Span, linked, slug
+
+
+@pytest.fixture(scope="module")
+def db_path(tmp_path_factory):
+    path = tmp_path_factory.mktemp("site") / "bundled.db"
+    build(path, SOURCES)
+    return path
+
+
+@pytest.fixture(scope="module")
+def ds(db_path):
+    return make_datasette(db_path)
+
+
+@pytest.fixture(scope="module")
+def doctored(db_path, tmp_path_factory):
+    """A copy of the database with hostile text and rows of the terms and engine layers."""
+    path = tmp_path_factory.mktemp("doctored") / "doctored.db"
+    shutil.copy(db_path, path)
+    conn = sqlite3.connect(path)
+    rule_id = conn.execute("SELECT id FROM rules WHERE document = 'cr-2025-06-06' "
+                           "AND number = '702.19d'").fetchone()[0]
+    conn.execute("DELETE FROM term_mentions WHERE rule_id = ?", [rule_id])
+    conn.execute("UPDATE rules SET text = ? WHERE id = ?",
+                 ['Blocked <script>alert("x")</script> & <b>bold</b> creature', rule_id])
+    trample = conn.execute("SELECT id FROM glossary WHERE document = 'cr-2009-02-01' "
+                           "AND term = 'Trample'").fetchone()[0]
+    conn.execute("INSERT INTO term_mentions (document, glossary_id, rule_id, start, end, text) "
+                 "VALUES ('cr-2025-06-06', ?, ?, 0, 7, 'Blocked')", [trample, rule_id])
+    conn.execute("UPDATE glossary SET definition = definition || ' <img src=x onerror=alert(1)>' "
+                 "WHERE id = ?", [trample])
+    conn.execute("INSERT INTO engines (name, kind, path, edition, files, skipped, scanned_at) "
+                 "VALUES ('reference', 'builtin', 'rulesdb/engine', 'cr-2025-06-06', 1, 0, '')")
+    conn.execute("INSERT INTO engine_citations (engine, file, line, function, cited, number, "
+                 "edition, rule_id, status) VALUES ('reference', 'rulesdb/engine/combat.py', 42, "
+                 "'assign_trample_damage', '702.19d', '702.19d', 'cr-2025-06-06', ?, 'ok')",
+                 [rule_id])
+    for table in ("rules", "glossary"):
+        conn.execute(f"INSERT INTO {table}_fts({table}_fts) VALUES ('rebuild')")
+    conn.commit()
+    conn.close()
+    return make_datasette(path)
+
+
+def get(ds, *paths):
+    """Responses for the paths, fetched in one event loop."""
+    async def run():
+        return [await ds.client.get(path) for path in paths]
+    responses = asyncio.run(run())
+    return responses if len(paths) > 1 else responses[0]
+
+
+def rows(ds, query, **params):
+    params = {"_shape": "array", **params}
+    path = f"/rules/{query}.json?" + "&".join(f"{k}={v}" for k, v in params.items())
+    response = get(ds, path)
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+class Links(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.hrefs: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        href = dict(attrs).get("href")
+        if tag == "a" and href:
+            self.hrefs.append(href)
+
+
+def links(html: str) -> list[str]:
+    parser = Links()
+    parser.feed(html)
+    return parser.hrefs
+
+
+def content(html: str) -> str:
+    return html[html.index('<section class="content">'):html.index("</section>")]
+
+
+# canned queries ---------------------------------------------------------------------------
+
+def test_canned_query_rule_by_number_and_edition(ds):
+    assert [(r["document"], r["number"], r["title"], r["url"])
+            for r in rows(ds, "rule", number="702.19", edition="")] == [
+        ("cr-2025-06-06", "702.19", "Trample", "/cr-2025-06-06/702.19")]
+    assert [r["document"] for r in rows(ds, "rule", number="502.9.", edition="cr-2009-02-01")] \
+        == ["cr-2009-02-01"]
+    assert rows(ds, "rule", number="502.9", edition="cr-2025-06-06") == []
+
+
+def test_canned_query_search_is_ranked_with_snippets_and_escaped(ds):
+    found = rows(ds, "search", q="trample", edition="")
+    assert len(found) > 10
+    assert {r["kind"] for r in found} >= {"rule", "subrule", "glossary"}
+    assert all("⟦" in r["snippet"] for r in found)
+    assert found[0]["url"].startswith("/")
+    only = rows(ds, "search", q="trample", edition="cr-2009-02-01")
+    assert only and {r["document"] for r in only} == {"cr-2009-02-01"}
+    # FTS syntax in the words typed is matched literally, never an error
+    for q in ['"unbalanced', "trample OR", "NEAR(", "a*b:c"]:
+        assert get(ds, f"/rules/search.json?q={q}&edition=").status_code == 200
+
+
+def test_canned_query_glossary_term_matches_any_name_any_case(ds):
+    found = rows(ds, "glossary_term", term="TRAMPLE")
+    assert [(r["document"], r["url"]) for r in found] == [
+        ("cr-2009-02-01", "/cr-2009-02-01/glossary/trample"),
+        ("rulebook-2005", "/rulebook-2005/glossary/trample")]
+    assert rows(ds, "glossary_term", term="Controller")[0]["url"] == \
+        "/cr-2009-02-01/glossary/control-controller"
+
+
+def test_canned_query_keywords(ds):
+    found = rows(ds, "keywords", keyword="trample")
+    assert sorted((r["document"], r["number"]) for r in found) == [
+        ("cr-2009-02-01", "502.9"), ("cr-2025-06-06", "702.19")]
+    assert len(rows(ds, "keywords", keyword="")) > 300
+
+
+def test_canned_queries_references_from_and_to_a_rule(ds):
+    out = rows(ds, "references_from_rule", edition="cr-2025-06-06", number="702.19")
+    assert ("702.19c", "702.19b", "resolved", "/cr-2025-06-06/702.19b") in [
+        (r["in_rule"], r["target_number"], r["status"], r["url"]) for r in out]
+    assert ("702.19a", "510", "outside_coverage", None) in [
+        (r["in_rule"], r["target_number"], r["status"], r["url"]) for r in out]
+    into = rows(ds, "references_to_rule", edition="cr-2025-06-06", number="702.19b")
+    assert [(r["from_rule"], r["url"]) for r in into] == [
+        ("702.19c", "/cr-2025-06-06/702.19c")]
+
+
+def test_canned_queries_diff_and_history_link_to_pages(ds):
+    changes = rows(ds, "diff", old="cr-2009-02-01", new="cr-2025-06-06")
+    assert ("renumbered", "502.9", "702.19", "/cr-2025-06-06/702.19") in [
+        (c["change"], c["old_number"], c["new_number"], c["url"]) for c in changes]
+    versions = rows(ds, "history", number="702.19", doc="")
+    assert [(v["document"], v["number"], v["url"]) for v in versions
+            if not v["change"].startswith("concept")] == [
+        ("cr-2009-02-01", "502.9", "/cr-2009-02-01/502.9"),
+        ("cr-2025-06-06", "702.19", "/cr-2025-06-06/702.19")]
+    pages = [c["url"] for c in changes[:20]] + [v["url"] for v in versions if v["url"]]
+    assert all(r.status_code == 200 for r in get(ds, *pages))
+
+
+def test_every_canned_query_answers(ds):
+    """Each query of metadata.yml, with its parameters empty, answers 200 (no SQL error)."""
+    queries = load_metadata()["databases"]["rules"]["queries"]
+    assert {"rule", "search", "glossary_term", "keywords", "references_from_rule",
+            "references_to_rule"} <= set(queries)
+    for name, query in queries.items():
+        params = sorted(set(re.findall(r"(?<!:):(\w+)", query["sql"])))
+        path = f"/rules/{name}.json?" + "&".join(f"{p}=" for p in params)
+        response = get(ds, path)
+        assert response.status_code == 200, (name, response.text[:300])
+        assert response.json()["ok"] is True, name
+
+
+# pages ------------------------------------------------------------------------------------
+
+PAGES = [
+    ("/", ["The rules of Magic: The Gathering", 'href="/cr-2025-06-06"',
+           'href="/cr-2009-02-01/glossary"', 'href="/diff/cr-2009-02-01/cr-2025-06-06"',
+           'href="/diff"', 'action="/search"', 'href="/rules/search"', "/history"]),
+    ("/cr-2025-06-06", ['href="/cr-2025-06-06/702"', 'href="/cr-2025-06-06/702.19"',
+                        "covers 700-731"]),
+    ("/cr-2025-06-06/702.19", ["702.19 Trample", 'href="/cr-2025-06-06/702.19b"',
+                               'class="example"', 'href="/cr-2025-06-06/702"',
+                               'href="/cr-2009-02-01/502.9"',
+                               'href="/cr-2025-06-06/702.19/history"']),
+    ("/cr-2025-06-06/702", ['href="/cr-2025-06-06/702.19"', "Keyword Abilities"]),
+    ("/cr-2025-06-06/702.19/history", ['href="/cr-2009-02-01/502.9"', "renumbered",
+                                       'href="/rulings-1999-04/A.27"']),
+    ("/cr-2009-02-01/glossary", ['href="/cr-2009-02-01/glossary/trample"']),
+    ("/cr-2009-02-01/glossary/trample", ["Trample", 'href="/rulebook-2005/glossary/trample"',
+                                         'href="/cr-2009-02-01/502.9']),
+    ("/rulings-1999-04/A.1.1", ["D’Angelo", "1998-02-03", 'href="/rulings-1999-04/A.1"']),
+    ("/rulebook-1995/s2-expanding-your-knowledge.color", ["Color"]),
+    ("/search?q=trample+damage", ["<mark>", 'href="/cr-2025-06-06/702.19']),
+    ("/search?q=trample&doc=rulebook-2005", ['href="/rulebook-2005/']),
+    ("/diff", ['href="/diff/cr-2009-02-01/cr-2025-06-06"', 'name="old"']),
+    ("/diff/cr-2009-02-01/cr-2025-06-06?change=renumbered_edited",
+     ["<del>", "<ins>", 'href="/cr-2025-06-06/', 'href="/cr-2009-02-01/']),
+    ("/diff/cr-2025-06-06/cr-2009-02-01", ["computed", "added"]),
+    ("/robots.txt", ["Disallow: /"]),
+]
+
+
+@pytest.mark.parametrize(("path", "expected"), PAGES)
+def test_page_status_and_content(ds, path, expected):
+    response = get(ds, path)
+    assert response.status_code == 200, response.text[:500]
+    for fragment in expected:
+        assert fragment in response.text, fragment
+
+
+@pytest.mark.parametrize("path", ["/cr-2025-06-06/999.9", "/cr-1900-01-01/1",
+                                  "/cr-2009-02-01/glossary/no-such-term",
+                                  "/cr-2025-06-06/999.9/history",
+                                  "/diff/cr-2009-02-01/cr-1900-01-01", "/cr-1900-01-01"])
+def test_missing_things_are_404(ds, path):
+    assert get(ds, path).status_code == 404
+
+
+@pytest.mark.parametrize("path", [
+    "/", "/cr-2025-06-06/702.19", "/cr-2025-06-06/702.19/history",
+    "/cr-2009-02-01/glossary/trample", "/rulings-1999-04/A.27",
+    "/search?q=first+strike", "/diff/cr-2009-02-01/cr-2025-06-06",
+    "/cr-2009-02-01/601.2",
+])
+def test_every_link_on_a_page_leads_to_an_existing_page(ds, path):
+    hrefs = sorted({h for h in links(get(ds, path).text)
+                    if h.startswith("/") and not h.startswith("/-/")})
+    assert hrefs
+    for href, response in zip(hrefs, get(ds, *hrefs) if len(hrefs) > 1 else [get(ds, *hrefs)],
+                              strict=True):
+        assert response.status_code == 200, href
+
+
+def test_contents_links_resolve(ds):
+    hrefs = [h for h in links(get(ds, "/cr-2009-02-01").text) if h.startswith("/cr-2009")]
+    assert len(hrefs) > 40
+    assert all(r.status_code == 200 for r in get(ds, *hrefs[::7]))
+
+
+def test_cross_references_link_to_their_target_in_the_same_edition(ds):
+    html = content(get(ds, "/cr-2025-06-06/702.19").text)
+    assert '<a class="ref" href="/cr-2025-06-06/702.19b" title="702.19b">rule 702.19b</a>' in html
+    assert ('<span class="ref-outside_coverage" title="cr-2025-06-06 contains only 700-731">'
+            'See rule 510</span>') in html
+    older = content(get(ds, "/cr-2009-02-01/502.9").text)
+    assert 'href="/cr-2009-02-01/' in older and 'href="/cr-2025-06-06/' not in older.split(
+        "<h2>History</h2>")[0]
+
+
+def test_glossary_terms_in_rule_text_link_to_their_entries(ds):
+    html = content(get(ds, "/cr-2025-06-06/702.19").text)
+    assert re.search(r'<a class="term" href="/cr-2009-02-01/glossary/[a-z-]+" '
+                     r'title="glossary: [^"]+">', html)
+
+
+def test_breadcrumbs_climb_the_tree(ds):
+    html = get(ds, "/cr-2009-02-01/502.9a").text
+    crumbs = html[html.index('<p class="crumbs">'):].split("</p>")[0]
+    assert links(crumbs) == ["/", "/cr-2009-02-01", "/cr-2009-02-01/5", "/cr-2009-02-01/502",
+                             "/cr-2009-02-01/502.9"]
+
+
+def test_search_box_on_every_page(ds):
+    for path in ["/", "/cr-2025-06-06/702.19", "/rules", "/rules/rules", "/diff"]:
+        assert 'class="rulesdb-search" action="/search"' in get(ds, path).text, path
+
+
+# safety -----------------------------------------------------------------------------------
+
+def test_script_in_a_rule_text_renders_as_text(doctored):
+    html = get(doctored, "/cr-2025-06-06/702.19d").text
+    assert "<script>alert" not in html
+    assert "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt; &amp; &lt;b&gt;bold&lt;/b&gt;" in html
+    assert '<a class="term" href="/cr-2009-02-01/glossary/trample"' in html
+    search = get(doctored, "/search?q=alert").text
+    assert "<script>alert" not in search and "&lt;script&gt;" in search
+    glossary = get(doctored, "/cr-2009-02-01/glossary/trample").text
+    assert "<img src=x" not in glossary and "&lt;img src=x onerror=alert(1)&gt;" in glossary
+
+
+def test_engine_functions_show_on_the_rule_and_its_parent(doctored):
+    for path in ["/cr-2025-06-06/702.19d", "/cr-2025-06-06/702.19"]:
+        html = get(doctored, path).text
+        assert "<code>assign_trample_damage</code>" in html
+        assert "rulesdb/engine/combat.py:42" in html
+
+
+def test_read_only_with_a_time_limit_and_robots_blocked(ds):
+    assert ds.databases["rules"].is_mutable is False
+    settings = get(ds, "/-/settings.json").json()
+    assert settings["sql_time_limit_ms"] == 1000
+    response = get(ds, "/rules.json?sql=delete+from+rules")
+    assert response.status_code == 400
+    assert get(ds, "/rules.json?sql=select+count(*)+from+rules&_shape=array").json() \
+        == [{"count(*)": 4837}]
+    assert 'name="robots" content="noindex, nofollow"' in get(ds, "/").text
+
+
+def test_linked_escapes_everything_outside_and_inside_spans():
+    text = "<i>a</i> see rule 1.1 & more"
+    html = linked(text, [Span(9, 21, "/d/1.1?x=<y>", "1.1", "ref"),
+                         Span(10, 12, "/ignored", "x", "term")])
+    assert html == ('&lt;i&gt;a&lt;/i&gt; <a class="ref" href="/d/1.1?x=&lt;y&gt;" title="1.1">'
+                    'see rule 1.1</a> &amp; more')
+
+
+@pytest.mark.parametrize(("term", "expected"), [
+    ("Active Player, Nonactive Player Order", "active-player-nonactive-player-order"),
+    ("Snow-Covered", "snow-covered"), ("{T}", "t"), ("Mana  Pool", "mana-pool")])
+def test_slug(term, expected):
+    assert slug(term) == expected
+
+
+# metadata and start-up -------------------------------------------------------------------
+
+def test_metadata_describes_every_table_and_column():
+    tables = load_metadata()["databases"]["rules"]["tables"]
+    for name, spec in TABLES.items():
+        assert tables.get(name, {}).get("description"), name
+        assert set(tables[name]["columns"]) == set(spec["columns"]), name
+
+
+def test_metadata_names_each_documents_license_and_source():
+    text = " ".join(load_metadata()["databases"]["rules"]["description_html"].split())
+    for entry in load_catalog(SOURCES / "catalog.toml"):
+        assert f"<b>{entry.id}</b>" in text
+        assert " ".join(entry.source.split()) in text, entry.id
+        assert " ".join(entry.license.split()) in text, entry.id
+
+
+def test_packaged_metadata_is_the_project_metadata():
+    assert METADATA.read_text() == (ROOT / "metadata.yml").read_text()
+    assert yaml.safe_load(METADATA.read_text())["plugins"]["rulesdb"]["site"] is True
+
+
+def test_serve_builds_the_database_only_when_missing(tmp_path):
+    path = tmp_path / "fresh.db"
+    assert ensure_database(path, SOURCES) is True
+    assert path.is_file()
+    assert ensure_database(path, SOURCES) is False
+    assert make_datasette(path).get_database().name == "rules"
+
+
+def test_serve_rejects_a_bad_port():
+    result = CliRunner().invoke(cli, ["serve", "--port", "70000"])
+    assert result.exit_code == 2
+
+
+def test_urls_are_stable_for_any_database_file_name(ds):
+    assert urlsplit(rows(ds, "rule", number="702.19", edition="")[0]["url"]).path == \
+        "/cr-2025-06-06/702.19"

@@ -1,0 +1,128 @@
+"""The rules site in a real browser: Debian's chromium driven by Playwright, against
+`rulesdb serve` running on a free port of 127.0.0.1. Screenshots go to test-artifacts/."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from conftest import ROOT, SOURCES
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARTIFACTS = ROOT / "test-artifacts"
+
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists(),
+                                reason="/usr/bin/chromium is absent (apt-get install chromium)")
+sync_api = pytest.importorskip("playwright.sync_api",
+                               reason="the playwright package is not installed")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """`rulesdb serve` in a subprocess (building its database), stopped after the module."""
+    db = tmp_path_factory.mktemp("browser") / "rules.db"
+    port = free_port()
+    log = tmp_path_factory.mktemp("browser-log") / "serve.log"
+    with log.open("w") as out:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "rulesdb", "serve", "--db", str(db), "--port", str(port),
+             "--sources", str(SOURCES)],
+            stdout=out, stderr=subprocess.STDOUT, cwd=ROOT, env={**os.environ},
+        )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            if process.poll() is not None:
+                pytest.fail(f"rulesdb serve exited: {log.read_text()}")
+            try:
+                with urllib.request.urlopen(base + "/robots.txt", timeout=2):
+                    break
+            except OSError:
+                if time.monotonic() > deadline:
+                    pytest.fail(f"rulesdb serve did not answer in 120 s: {log.read_text()}")
+                time.sleep(0.2)
+        yield base
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+@pytest.fixture(scope="module")
+def page(server):
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True,
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                  "--disable-component-update", "--disable-sync", "--no-first-run"],
+        )
+        try:
+            tab = browser.new_page(viewport={"width": 1280, "height": 900})
+            tab.set_default_timeout(15000)
+            yield tab
+        finally:
+            browser.close()
+
+
+def test_rule_page_cross_reference_click_lands_on_its_target(server, page):
+    page.goto(server + "/cr-2025-06-06/702.19")
+    assert page.locator("h1").inner_text() == "702.19 Trample"
+    page.screenshot(path=str(ARTIFACTS / "rule-page.png"), full_page=True)
+    page.locator('a.ref[href="/cr-2025-06-06/702.19b"]').first.click()
+    page.wait_for_url(server + "/cr-2025-06-06/702.19b")
+    assert page.locator("h1").inner_text() == "702.19b"
+    text = page.locator(".rule-text").inner_text()
+    assert "assigns damage to the creature(s) blocking it" in text
+
+
+def test_outside_coverage_reference_is_text_with_its_reason(server, page):
+    page.goto(server + "/cr-2025-06-06/702.19a")
+    span = page.locator("span.ref-outside_coverage").first
+    assert span.inner_text() == "See rule 510"
+    assert span.get_attribute("title") == "cr-2025-06-06 contains only 700-731"
+
+
+def test_search_from_the_box_and_open_a_result(server, page):
+    page.goto(server + "/cr-2009-02-01")
+    box = page.locator("form.rulesdb-search input[name=q]")
+    box.fill("trample")
+    box.press("Enter")
+    page.wait_for_url(server + "/search?q=trample")
+    results = page.locator("ol.results > li > a")
+    assert results.count() > 5
+    assert page.locator("ol.results mark").first.inner_text().lower().startswith("trampl")
+    href = results.first.get_attribute("href")
+    results.first.click()
+    page.wait_for_url(server + href)
+    assert "trample" in page.locator("section.content").inner_text().lower()
+
+
+def test_diff_page_marks_changed_words_side_by_side(server, page):
+    page.goto(server + "/")
+    page.locator('a[href="/diff/cr-2009-02-01/cr-2025-06-06"]').first.click()
+    page.wait_for_url(server + "/diff/cr-2009-02-01/cr-2025-06-06")
+    page.locator("p.changes a", has_text="renumbered_edited").click()
+    page.wait_for_url(server + "/diff/cr-2009-02-01/cr-2025-06-06?change=renumbered_edited")
+    row = page.locator("tr.change-renumbered_edited").first
+    assert row.locator("td").nth(0).locator("del").count() > 0
+    assert row.locator("td").nth(1).locator("ins").count() > 0
+    page.screenshot(path=str(ARTIFACTS / "diff-page.png"), full_page=False)
+    assert (ARTIFACTS / "diff-page.png").stat().st_size > 10_000
+    assert (ARTIFACTS / "rule-page.png").stat().st_size > 10_000
