@@ -26,9 +26,9 @@ import time
 from pathlib import Path
 
 import sqlite_utils
-from rulesdb.ingest import cr_text
 
 from rulesdb.catalog import CatalogEntry
+from rulesdb.ingest import cr_text
 from rulesdb.lineage import RuleRec, align
 from rulesdb.lineage_query import diff
 from rulesdb.lineage_text import clear_caches

@@ -1,13 +1,13 @@
 """Queries behind the analysis notebooks: document and chapter sizes, keywords, glossary growth,
-concept timelines, edition diffs and engine coverage (plain sqlite3; no plotting here).
+concept timelines and engine coverage (plain sqlite3; no plotting here; diffs of two editions
+are in `rulesdb.edition_diff`).
 
-Every function takes a read-only connection and returns plain rows (dicts), so the notebooks
-only choose and plot, and the numbers can be tested without a kernel.
+The query functions take a read-only connection and return plain rows (dicts), so the
+notebooks only choose and plot, and the numbers can be tested without a kernel.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import sqlite3
@@ -16,12 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from . import query
-from .highlight import Edit, changed_words, word_diff
 
 Row = dict[str, Any]
 
-CHANGE_ORDER = ("added", "removed", "edited", "renumbered", "renumbered_edited", "split",
-                "merged", "outside_coverage")
 RULE_KINDS = ("rule", "subrule")
 LAYER_OF = {"alignments": "lineage", "lineages": "lineage", "concept_links": "lineage",
             "keywords": "keywords", "engines": "enforcement", "engine_citations": "enforcement"}
@@ -54,11 +51,11 @@ def row_count(conn: sqlite3.Connection, table: str) -> int:
     return conn.execute(f"SELECT count(*) FROM [{table}]").fetchone()[0] if exists else 0
 
 
-def empty_message(table: str) -> str:
+def empty_message(table: str, then: str = "so there is nothing to plot here") -> str:
     """The sentence a notebook prints when a layer's table has no rows yet."""
     layer = LAYER_OF.get(table, table)
     return (f"The table `{table}` is empty in this database: the {layer} layer has not "
-            f"written anything yet, so there is nothing to plot here.")
+            f"written anything yet, {then}.")
 
 
 def year_of(date: str | None) -> float | None:
@@ -84,7 +81,8 @@ def _words(text: str | None) -> int:
     return len((text or "").split())
 
 
-def _chapter_key(kind: str, number: str) -> str:
+def chapter_key(kind: str, number: str) -> str:
+    """The chapter of a rule number: the CR chapter digit, else the top-level label."""
     root = number.split(".")[0]
     return root[0] if kind == "comprehensive_rules" and root[:1].isdigit() else root
 
@@ -129,7 +127,7 @@ def chapter_sizes(conn: sqlite3.Connection) -> list[Row]:
             "WHERE rule_id = rules.id) FROM rules WHERE document = ? ORDER BY position",
             [doc["id"]],
         ):
-            key = _chapter_key(doc["kind"], number)
+            key = chapter_key(doc["kind"], number)
             counter = counts.setdefault(key, Counter())
             counter["rules"] += 1
             counter["words"] += _words(text) + _words(examples)
@@ -144,14 +142,15 @@ def chapter_sizes(conn: sqlite3.Connection) -> list[Row]:
 def keyword_introductions(conn: sqlite3.Connection) -> list[Row]:
     """Per document holding keywords, oldest first: the keywords no earlier document has.
 
-    Keywords compare case-insensitively; `new` maps each kind to the sorted new names, `total`
-    counts the document's distinct keywords.
+    Keywords compare case-insensitively; `new` maps each kind to the sorted new names (a name
+    the document lists under two kinds counts under the first), `total` counts the document's
+    distinct keywords.
     """
     seen: set[str] = set()
     result = []
     for doc in documents(conn):
         rows = conn.execute(
-            "SELECT keyword, kind FROM keywords WHERE document = ? ORDER BY keyword",
+            "SELECT keyword, kind FROM keywords WHERE document = ? ORDER BY keyword, kind",
             [doc["id"]]).fetchall() if row_count(conn, "keywords") else []
         if not rows:
             continue
@@ -159,23 +158,24 @@ def keyword_introductions(conn: sqlite3.Connection) -> list[Row]:
         names = set()
         for keyword, kind in rows:
             key = keyword.casefold()
-            names.add(key)
-            if key not in seen:
+            if key not in seen and key not in names:  # a name of two kinds counts once
                 new[kind].append(keyword)
+            names.add(key)
         seen |= names
         result.append({"document": doc["id"], "label": doc["label"], "year": doc["year"],
-                       "total": len(names), "new": {k: sorted(set(v)) for k, v in new.items()}})
+                       "total": len(names), "new": {k: sorted(v) for k, v in new.items()}})
     return result
 
 
 def glossary_growth(conn: sqlite3.Connection) -> list[Row]:
     """Per document with a glossary, oldest first: entries, new terms, dropped terms, obsolete.
 
-    `new` counts terms no earlier glossary has; `dropped` counts terms of the previous
-    glossary missing from this one (compared case-insensitively).
+    `new` counts terms no earlier glossary has; `dropped` counts terms of the previous glossary
+    of the same kind of document (CR, rulebook) missing from this one; terms compare
+    case-insensitively.
     """
     seen: set[str] = set()
-    previous: set[str] = set()
+    previous: dict[str, set[str]] = {}
     result = []
     for doc in documents(conn):
         rows = conn.execute("SELECT term, obsolete FROM glossary WHERE document = ?",
@@ -186,38 +186,44 @@ def glossary_growth(conn: sqlite3.Connection) -> list[Row]:
         result.append({
             "document": doc["id"], "label": doc["label"], "kind": doc["kind"],
             "year": doc["year"], "total": len(rows), "new": len(terms - seen),
-            "carried": len(terms & seen), "dropped": len(previous - terms),
+            "carried": len(terms & seen),
+            "dropped": len(previous.get(doc["kind"], set()) - terms),
             "obsolete": sum(1 for _, obsolete in rows if obsolete),
             "new_terms": sorted(term for term, _ in rows if term.casefold() not in seen),
         })
         seen |= terms
-        previous = terms
+        previous[doc["kind"]] = terms
     return result
 
 
 def concept_timeline(conn: sqlite3.Connection, limit: int = 40) -> list[Row]:
     """Concepts from `concept_links` with the documents (and years) they appear in.
 
-    A link's concept is its `concept` name, else the title or term of its target. The `limit`
-    concepts spanning the most documents are kept, ordered by first appearance.
+    A link's concept is its `concept` name, else the title or term of its target; it is shown
+    as its targets most often print it ("Banding"). The `limit` concepts spanning the most
+    documents are kept, ordered by first appearance.
     """
     if not row_count(conn, "concept_links"):
         return []
     years = {doc["id"]: doc["year"] for doc in documents(conn)}
     docs_of: dict[str, set[str]] = defaultdict(set)
-    for concept, source_doc, target_doc in conn.execute(
+    shown: dict[str, Counter] = defaultdict(Counter)
+    for concept, printed, source_doc, target_doc in conn.execute(
         "SELECT coalesce(nullif(trim(concept_links.concept), ''), rules.title, glossary.term, "
-        "rules.number), source_doc, target_doc FROM concept_links "
-        "LEFT JOIN rules ON rules.id = concept_links.target_rule_id "
+        "rules.number), coalesce(rules.title, glossary.term), source_doc, target_doc "
+        "FROM concept_links LEFT JOIN rules ON rules.id = concept_links.target_rule_id "
         "LEFT JOIN glossary ON glossary.id = concept_links.target_glossary_id"
     ):
         if not concept:
             continue
-        docs_of[concept.strip()] |= {d for d in (source_doc, target_doc) if d in years}
+        key = concept.strip().casefold()
+        docs_of[key] |= {d for d in (source_doc, target_doc) if d in years}
+        shown[key][(printed or concept).strip()] += 1
     rows = []
-    for concept, docs in docs_of.items():
+    for key, docs in docs_of.items():
         points = sorted((years[d], d) for d in docs if years[d] is not None)
         if points:
+            concept = shown[key].most_common(1)[0][0]  # as the target documents print it
             rows.append({"concept": concept, "documents": [d for _, d in points],
                          "years": [y for y, _ in points], "first": points[0][0],
                          "last": points[-1][0]})
@@ -225,84 +231,6 @@ def concept_timeline(conn: sqlite3.Connection, limit: int = 40) -> list[Row]:
     kept = rows[:limit]
     kept.sort(key=lambda r: (r["first"], r["concept"].casefold()))
     return kept
-
-
-def alignment_pairs(conn: sqlite3.Connection) -> list[Row]:
-    """The edition pairs in `alignments` with their row counts, newest new edition first."""
-    if not row_count(conn, "alignments"):
-        return []
-    rows = conn.execute(
-        "SELECT old_doc, new_doc, count(*) AS rows, "
-        "sum(change NOT IN ('unchanged', 'outside_coverage')) AS changes FROM alignments "
-        "JOIN documents AS o ON o.id = old_doc JOIN documents AS n ON n.id = new_doc "
-        "GROUP BY old_doc, new_doc ORDER BY n.effective_date DESC, o.effective_date DESC"
-    ).fetchall()
-    return [dict(row) for row in rows]
-
-
-def default_pair(conn: sqlite3.Connection) -> tuple[str, str] | None:
-    """The newest aligned pair of editions that has changes (else the newest pair), or None."""
-    pairs = alignment_pairs(conn)
-    with_changes = [p for p in pairs if p["changes"]]
-    chosen = (with_changes or pairs or [None])[0]
-    return (chosen["old_doc"], chosen["new_doc"]) if chosen else None
-
-
-def change_counts(conn: sqlite3.Connection, old: str, new: str) -> dict[str, int]:
-    """How many alignments of OLD → NEW have each change type (known types first)."""
-    counts = dict(conn.execute(
-        "SELECT change, count(*) FROM alignments WHERE old_doc = ? AND new_doc = ? "
-        "GROUP BY change", [old, new]).fetchall())
-    ordered = {change: counts.pop(change) for change in CHANGE_ORDER if change in counts}
-    ordered.update(sorted(counts.items()))
-    return ordered
-
-
-def changes_by_chapter(conn: sqlite3.Connection, old: str, new: str) -> dict[str, Counter]:
-    """Change types of OLD → NEW counted per chapter (of the new number, else the old one)."""
-    kinds = dict(conn.execute("SELECT id, kind FROM documents").fetchall())
-    result: dict[str, Counter] = defaultdict(Counter)
-    for old_number, new_number, change in conn.execute(
-        "SELECT old_number, new_number, change FROM alignments "
-        "WHERE old_doc = ? AND new_doc = ? AND change != 'unchanged'", [old, new]
-    ):
-        if new_number:
-            key = _chapter_key(kinds.get(new, ""), new_number)
-        else:
-            key = _chapter_key(kinds.get(old, ""), old_number or "?")
-        result[key][change] += 1
-    return dict(sorted(result.items(), key=lambda item: query.natural_key(item[0])))
-
-
-def largest_edits(conn: sqlite3.Connection, old: str, new: str, limit: int = 10) -> list[Row]:
-    """The edits of OLD → NEW changing the most words, with their word-level diff.
-
-    Each row holds the alignment's columns, both texts, `ops`, `changed_words` and `edit`
-    (a `highlight.Edit` that renders the marked-up text).
-    """
-    rows = conn.execute(
-        "SELECT a.old_number, a.new_number, a.change, a.similarity, a.detail, "
-        "o.text AS old_text, n.text AS new_text FROM alignments AS a "
-        "JOIN rules AS o ON o.id = a.old_rule_id JOIN rules AS n ON n.id = a.new_rule_id "
-        "WHERE a.old_doc = ? AND a.new_doc = ? AND a.change LIKE '%edited%'", [old, new]
-    ).fetchall()
-    edits = []
-    for row in rows:
-        ops = word_diff(row["old_text"] or "", row["new_text"] or "")
-        edits.append({**dict(row), "detail": _json(row["detail"]), "ops": ops,
-                      "changed_words": changed_words(ops),
-                      "edit": Edit(row["old_number"], row["new_number"], row["change"],
-                                   row["similarity"], tuple(ops))})
-    edits.sort(key=lambda e: (-e["changed_words"], e["similarity"] or 0.0,
-                              query.natural_key(e["new_number"] or "")))
-    return edits[:limit]
-
-
-def _json(text: str | None) -> Any:
-    try:
-        return json.loads(text) if text else None
-    except ValueError:
-        return text
 
 
 def engines(conn: sqlite3.Connection) -> list[Row]:
@@ -350,7 +278,7 @@ def section_coverage(conn: sqlite3.Connection, engine: str) -> list[Row]:
         section = number.split(".")[0]
         per_section[section]["rules"] += 1
         per_section[section]["covered"] += rule_id in covered_ids
-    return [{"section": section, "chapter": _chapter_key(doc_kind, section),
+    return [{"section": section, "chapter": chapter_key(doc_kind, section),
              "title": titles.get(section), "rules": c["rules"], "covered": c["covered"],
              "share": c["covered"] / c["rules"]}
             for section, c in sorted(per_section.items(),

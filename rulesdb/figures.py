@@ -20,13 +20,17 @@ CHANGE_COLORS = {"added": "#2e7d32", "removed": "#c62828", "edited": "#f9a825",
                  "merged": "#ad1457", "outside_coverage": "#9e9e9e", "unchanged": "#cfd8dc"}
 KIND_COLORS = {"comprehensive_rules": "#1565c0", "rulings_summary": "#ef6c00",
                "rulebook": "#2e7d32"}
+KEYWORD_KINDS = {"ability": "new keyword abilities", "action": "new keyword actions",
+                 "ability_word": "new ability words"}
 STATUS_COLORS = {"ok": "#2e7d32", "renumbered": "#1565c0", "missing": "#c62828",
                  "malformed": "#6a1b9a", "suspect": "#f9a825"}
 
 
 def _year_label(row: Row) -> str:
+    """'cr-2009-02-01\n(partial)', 'rulebook-1995\n(partial)', 'rulings-1999-04'."""
+    label = row["label"].replace(" (partial)", "\n(partial)")
     year = row.get("year")
-    return f"{row['label']}" if year is None else f"{row['label']}\n{int(year)}"
+    return label if year is None or str(int(year)) in label else f"{label}\n{int(year)}"
 
 
 def document_sizes(sizes: Sequence[Row]) -> Figure | None:
@@ -99,10 +103,10 @@ def other_sections(chapters: Sequence[Row]) -> Figure | None:
     axes = fig.subplots(len(docs), 1, squeeze=False, height_ratios=heights)[:, 0]
     for ax, doc in zip(axes, docs, strict=True):
         own = [r for r in rows if r["document"] == doc]
-        ax.barh([f"{r['chapter'][:3]} {r['title'] or ''}"[:50] for r in reversed(own)],
+        ax.barh([_section_label(r) for r in reversed(own)],
                 [r["words"] for r in reversed(own)],
                 color=KIND_COLORS.get(own[0]["kind"], "#607d8b"))
-        ax.set_title(_year_label(own[0]).replace("\n", ", "), fontsize=10)
+        ax.set_title(own[0]["label"], fontsize=10)
         ax.set_xlabel("words")
         ax.set_ylabel("section")
         ax.tick_params(axis="y", labelsize=7)
@@ -110,11 +114,16 @@ def other_sections(chapters: Sequence[Row]) -> Figure | None:
     return fig
 
 
+def _section_label(row: Row) -> str:
+    title = row["title"] or row["chapter"]
+    return (f"{row['chapter']} {title}" if len(row["chapter"]) <= 3 else title)[:50]
+
+
 def keyword_introductions(rows: Sequence[Row]) -> Figure | None:
     """Keywords first seen in each document, stacked by kind, with the document's total."""
     if not rows:
         return None
-    fig = Figure(figsize=(max(6, 1.3 * len(rows)), 4.5), layout="constrained")
+    fig = Figure(figsize=(max(8, 1.4 * len(rows)), 4.5), layout="constrained")
     ax = fig.add_subplot()
     labels = [_year_label(r) for r in rows]
     kinds = sorted({kind for r in rows for kind in r["new"]})
@@ -122,7 +131,7 @@ def keyword_introductions(rows: Sequence[Row]) -> Figure | None:
     colors = {"ability": "#1565c0", "action": "#ef6c00", "ability_word": "#2e7d32"}
     for kind in kinds:
         values = [len(r["new"].get(kind, [])) for r in rows]
-        ax.bar(labels, values, bottom=bottom, label=f"new keyword {kind.replace('_', ' ')}s",
+        ax.bar(labels, values, bottom=bottom, label=KEYWORD_KINDS.get(kind, f"new {kind}"),
                color=colors.get(kind))
         bottom = [a + b for a, b in zip(bottom, values, strict=True)]
     ax.plot(labels, [r["total"] for r in rows], "k_", markersize=30, mew=2,
@@ -130,7 +139,7 @@ def keyword_introductions(rows: Sequence[Row]) -> Figure | None:
     for x, (new, row) in enumerate(zip(bottom, rows, strict=True)):
         ax.annotate(f"{new} new / {row['total']}", (x, max(new, row["total"])),
                     textcoords="offset points", xytext=(0, 6), ha="center", fontsize=8)
-    ax.set_title("Keywords first seen in each document (compared with all earlier ones)")
+    ax.set_title("Keywords first seen in each document")
     ax.set_xlabel("document (by effective date)")
     ax.set_ylabel("keywords")
     ax.set_ylim(0, max(r["total"] for r in rows) * 1.2 + 1)
@@ -166,7 +175,7 @@ def glossary_growth(rows: Sequence[Row]) -> Figure | None:
     """Glossary entries per document: carried over, new, and (below zero) dropped."""
     if not rows:
         return None
-    fig = Figure(figsize=(max(6, 1.3 * len(rows)), 4.5), layout="constrained")
+    fig = Figure(figsize=(max(8, 1.4 * len(rows)), 4.5), layout="constrained")
     ax = fig.add_subplot()
     labels = [_year_label(r) for r in rows]
     carried = [r["carried"] for r in rows]
@@ -174,7 +183,7 @@ def glossary_growth(rows: Sequence[Row]) -> Figure | None:
     ax.bar(labels, [r["new"] for r in rows], bottom=carried, color="#2e7d32",
            label="new terms")
     ax.bar(labels, [-r["dropped"] for r in rows], color="#c62828",
-           label="terms of the previous glossary dropped")
+           label="terms dropped since the previous glossary of its kind")
     for x, row in enumerate(rows):
         ax.annotate(f"{row['total']} entries\n(+{row['new']} / −{row['dropped']})",
                     (x, row["carried"] + row["new"]), textcoords="offset points",
@@ -232,29 +241,46 @@ def changes_by_chapter(by_chapter: Mapping[str, Counter], old: str, new: str) ->
     return fig
 
 
+def similarities(values: Mapping[str, Sequence[float]], old: str, new: str) -> Figure | None:
+    """How similar the paired rules are, one histogram per change type, stacked."""
+    values = {op: list(v) for op, v in values.items() if v}
+    if not values:
+        return None
+    fig = Figure(figsize=(9, 4), layout="constrained")
+    ax = fig.add_subplot()
+    ops = list(values)
+    ax.hist([values[op] for op in ops], bins=[i / 20 for i in range(21)], stacked=True,
+            label=[f"{op} ({len(values[op])})" for op in ops],
+            color=[CHANGE_COLORS.get(op, "#607d8b") for op in ops])
+    ax.set_xlim(0, 1)
+    ax.set_title(f"Similarity of each rule to its counterpart, {old} → {new}")
+    ax.set_xlabel("similarity of old and new text (1 = identical)")
+    ax.set_ylabel("rules")
+    ax.legend(loc="upper left", fontsize=8)
+    return fig
+
+
 def coverage_heatmap(rows: Sequence[Row], engine: str, edition: str) -> Figure | None:
-    """Covered share of each section: a chapter per row, a section (last two digits) per column."""
+    """Covered share of each section: sections 700–709 on one row, 710–719 on the next, …"""
     numeric = [r for r in rows if r["section"].isdigit() and len(r["section"]) == 3]
     if not numeric:
         return None
-    chapters = sorted({r["section"][0] for r in numeric})
-    width = max(int(r["section"][1:]) for r in numeric) + 1
-    grid = [[float("nan")] * width for _ in chapters]
+    decades = sorted({r["section"][:2] for r in numeric})
+    grid = [[float("nan")] * 10 for _ in decades]
     for r in numeric:
-        grid[chapters.index(r["section"][0])][int(r["section"][1:])] = r["share"]
-    fig = Figure(figsize=(max(6, 0.42 * width + 2), 1.4 + 0.55 * len(chapters)),
-                 layout="constrained")
+        grid[decades.index(r["section"][:2])][int(r["section"][2])] = r["share"]
+    fig = Figure(figsize=(9, 1.6 + 0.5 * len(decades)), layout="constrained")
     ax = fig.add_subplot()
     image = ax.imshow(grid, cmap="YlGn", vmin=0, vmax=1, aspect="auto")
     for r in numeric:
-        y, x = chapters.index(r["section"][0]), int(r["section"][1:])
-        ax.text(x, y, r["section"], ha="center", va="center", fontsize=6,
-                color="white" if r["share"] > 0.6 else "black")
-    ax.set_xticks(range(width), [f"{i:02d}" for i in range(width)], fontsize=7)
-    ax.set_yticks(range(len(chapters)), chapters)
-    ax.set_title(f"Engine {engine}: share of rules cited, per section of {edition}")
-    ax.set_xlabel("section within the chapter (last two digits)")
-    ax.set_ylabel("chapter")
+        y, x = decades.index(r["section"][:2]), int(r["section"][2])
+        ax.text(x, y, f"{r['section']}\n{r['covered']}/{r['rules']}", ha="center",
+                va="center", fontsize=7, color="white" if r["share"] > 0.6 else "black")
+    ax.set_xticks(range(10), [str(i) for i in range(10)])
+    ax.set_yticks(range(len(decades)), [f"{d}x" for d in decades])
+    ax.set_title(f"Engine {engine}: rules cited per section of {edition}")
+    ax.set_xlabel("last digit of the section number")
+    ax.set_ylabel("sections")
     fig.colorbar(image, ax=ax, label="share of the section's rules cited")
     return fig
 

@@ -1,87 +1,39 @@
-"""Word-level differences between two rule texts, shown as HTML marks or git-style text.
+"""One edited rule as the diff notebook shows it: changed words marked in HTML or plain text.
 
-The words are compared with difflib; each token keeps its surrounding whitespace, so the
-`equal` and `insert` parts rebuild the new text exactly, and `equal` and `delete` the old one
-up to whitespace.
+The word operations and their HTML and text renderings are the project's own
+(`rulesdb.wordiff`, as `rulesdb diff --json` carries them in "words").
 """
 
 from __future__ import annotations
 
-import difflib
 import html
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-WordOp = tuple[str, str]  # ("equal" | "delete" | "insert", text)
+from . import wordiff
 
-TOKEN = re.compile(r"\s*\S+\s*|\s+")
-DELETE_STYLE = "background:#ffd7d5;color:#82071e;text-decoration:line-through"
-INSERT_STYLE = "background:#ccffd8;color:#055d20"
+WordOps = Sequence[dict[str, str]]
 
-
-def _tokens(text: str) -> list[str]:
-    return TOKEN.findall(text)
+STYLE = ("<style>.rulesdb-edit del{background:#ffd7d5;color:#82071e}"
+         ".rulesdb-edit ins{background:#ccffd8;color:#055d20;text-decoration:none}"
+         ".rulesdb-edit td{text-align:left;vertical-align:top;white-space:pre-wrap}</style>")
 
 
-def word_diff(old: str, new: str) -> list[WordOp]:
-    """The word operations turning `old` into `new`, adjacent operations of a kind merged."""
-    a, b = _tokens(old), _tokens(new)
-    matcher = difflib.SequenceMatcher(None, [t.strip() for t in a], [t.strip() for t in b],
-                                      autojunk=False)
-    ops: list[WordOp] = []
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        if tag == "equal":
-            # whitespace may differ inside equal words; keep the new text's spacing
-            ops.append(("equal", "".join(b[j1:j2])))
-            continue
-        if i2 > i1:
-            ops.append(("delete", "".join(a[i1:i2])))
-        if j2 > j1:
-            ops.append(("insert", "".join(b[j1:j2])))
-    merged: list[WordOp] = []
-    for op, text in ops:
-        if merged and merged[-1][0] == op:
-            merged[-1] = (op, merged[-1][1] + text)
-        else:
-            merged.append((op, text))
-    return merged
-
-
-def changed_words(ops: Sequence[WordOp]) -> int:
-    """Words deleted plus words inserted."""
-    return sum(len(text.split()) for op, text in ops if op != "equal")
-
-
-def to_html(ops: Sequence[WordOp]) -> str:
-    """The operations as escaped HTML: deletions struck out in red, insertions in green."""
-    parts = []
-    for op, text in ops:
-        escaped = html.escape(text)
-        if op == "delete":
-            parts.append(f'<del style="{DELETE_STYLE}">{escaped}</del>')
-        elif op == "insert":
-            parts.append(f'<ins style="{INSERT_STYLE}">{escaped}</ins>')
-        else:
-            parts.append(escaped)
-    return "".join(parts)
-
-
-def to_text(ops: Sequence[WordOp]) -> str:
-    """The operations in git's word-diff notation: [-deleted-]{+inserted+}."""
-    marks = {"delete": "[-{}-]", "insert": "{{+{}+}}", "equal": "{}"}
-    return "".join(marks[op].format(text) for op, text in ops)
+def changed_words(ops: WordOps) -> int:
+    """Words removed plus words added."""
+    return sum(len(op["old"].split()) + len(op["new"].split())
+               for op in ops if op["op"] != "equal")
 
 
 @dataclass(frozen=True)
 class Edit:
-    """One edited rule as a notebook shows it: HTML in Jupyter, git word-diff as plain text."""
+    """An edit that renders as HTML in Jupyter and in git's word-diff notation as text."""
 
     old_number: str
     new_number: str
     change: str
     similarity: float | None
-    ops: tuple[WordOp, ...]
+    ops: tuple[dict[str, str], ...]
 
     def heading(self) -> str:
         """'502.9 → 702.19 (renumbered_edited, similarity 0.81, 12 words changed)'."""
@@ -91,10 +43,13 @@ class Edit:
         return f"{numbers} ({self.change}{similarity}, {changed_words(self.ops)} words changed)"
 
     def _repr_html_(self) -> str:
-        return (f"<p><b>{html.escape(self.heading())}</b></p>"
-                f'<p style="white-space:pre-wrap">{to_html(self.ops)}</p>')
+        old, new = wordiff.render_html(list(self.ops))
+        return (f'{STYLE}<div class="rulesdb-edit"><p><b>{html.escape(self.heading())}</b></p>'
+                f"<table><tr><th>old</th><td>{old}</td></tr>"
+                f"<tr><th>new</th><td>{new}</td></tr></table></div>")
 
     def __str__(self) -> str:
-        return f"{self.heading()}\n{to_text(self.ops)}"
+        old, new = wordiff.render_text(list(self.ops))
+        return f"{self.heading()}\n  old: {old}\n  new: {new}"
 
     __repr__ = __str__

@@ -9,10 +9,11 @@ from pathlib import Path
 import pytest
 import sqlite_utils
 from click.testing import CliRunner
-from conftest import SOURCES
 
 from rulesdb.add import file_date, plain_title
 from rulesdb.cli import cli
+
+from conftest import SOURCES
 
 # A small whole release with the constructs of real ones: front matter, the modern numbering,
 # an example, a cross-reference, keyword abilities, glossary aliases, a single term with a

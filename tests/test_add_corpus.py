@@ -7,13 +7,14 @@ from pathlib import Path
 
 import pytest
 import sqlite_utils
-from conftest import SOURCES, corpus_files, needs_corpus
+
+from rulesdb.add import add_files
+from rulesdb.build import build
 from rulesdb.ingest.cr_text import parse
 from rulesdb.ingest.decode import decode
 from rulesdb.ingest.lossless import lossless_mismatch, normalize_ws
 
-from rulesdb.add import add_files
-from rulesdb.build import build
+from conftest import SOURCES, corpus_files, needs_corpus
 
 pytestmark = needs_corpus
 

@@ -10,12 +10,13 @@ from pathlib import Path
 import pytest
 import sqlite_utils
 from click.testing import CliRunner
-from conftest import SOURCES
 
 from rulesdb import build as build_module
 from rulesdb.build import build
 from rulesdb.cli import cli
 from rulesdb.errors import InputError
+
+from conftest import SOURCES
 
 DOC_IDS = ["cr-2009-02-01", "cr-2025-06-06", "rulings-1999-04", "rulebook-2005", "rulebook-1995"]
 
@@ -118,12 +119,20 @@ def test_glossary_see_references_resolve_between_entries(built):
     ("cr-2025-06-06", "Scry", "701.22", "action"),
     ("cr-2009-02-01", "Trample", "502.9", "ability"),
     ("cr-2009-02-01", "Banding", "502.10", "ability"),
+    ("cr-2009-02-01", "hellbent", None, "ability_word"),
 ])
 def test_keywords(built, doc_id, keyword, number, kind):
     rows = built.execute(
         "SELECT number, kind FROM keywords WHERE document = ? AND keyword = ?", [doc_id, keyword]
     ).fetchall()
     assert rows == [(number, kind)]
+
+
+def test_ability_words_come_from_the_glossary_list_in_older_editions(built):
+    words = [w for (w,) in built.execute(
+        "SELECT keyword FROM keywords WHERE kind = 'ability_word' ORDER BY id")]
+    assert words == ["channel", "chroma", "domain", "grandeur", "hellbent", "kinship",
+                     "radiance", "sweep", "threshold"]
 
 
 def test_full_text_search_uses_porter_stemming(built):

@@ -8,10 +8,11 @@ import re
 import click
 import pytest
 from click.testing import CliRunner
-from conftest import ROOT, SOURCES
 
 from rulesdb.build import build
 from rulesdb.cli import cli
+
+from conftest import ROOT, SOURCES
 
 
 @pytest.fixture(scope="module")

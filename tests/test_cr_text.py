@@ -2,19 +2,20 @@
 
 from __future__ import annotations
 
-import time
 from collections import Counter
 from itertools import pairwise
 from pathlib import Path
 
 import pytest
-from conftest import SOURCE_FILES, corpus_files, needs_corpus
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from rulesdb.ingest.cr_glossary import see_targets, split_aliases
 from rulesdb.ingest.cr_text import parse
 from rulesdb.ingest.lossless import lossless_mismatch
 from rulesdb.ingest.model import DocumentMeta, Example, GlossaryEntry, ParseError, Rule
+
+from conftest import SOURCE_FILES, corpus_files, needs_corpus
 
 SEED = "cr-2025-06-06"
 
@@ -429,10 +430,6 @@ def test_seed_tree_invariants(seed_doc) -> None:
         numbers.add(rule.number)
 
 
-def test_seed_parse_speed(source_bytes: dict[str, bytes]) -> None:
-    started = time.perf_counter()
-    parse(source_bytes[SEED])
-    assert time.perf_counter() - started < 0.5
 
 
 # --- property test ---------------------------------------------------------------------------
@@ -547,9 +544,7 @@ CORPUS_COUNTS = {
 @pytest.mark.parametrize("path", corpus_files(), ids=lambda p: p.name)
 def test_corpus_release(path: Path) -> None:
     data = path.read_bytes()
-    started = time.perf_counter()
     doc = parse(data)
-    elapsed = time.perf_counter() - started
     kinds = Counter(r.kind for r in doc.rules)
     examples = sum(len(r.examples) for r in doc.rules)
     got = (
@@ -570,4 +565,3 @@ def test_corpus_release(path: Path) -> None:
         "credits",
     ]
     assert lossless_mismatch(doc) is None
-    assert elapsed < 0.5

@@ -9,7 +9,6 @@ import re
 from dataclasses import replace
 
 import pytest
-from conftest import SOURCE_FILES
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -17,6 +16,8 @@ from rulesdb.engine import combat, sba
 from rulesdb.engine.combat import Assignment, Attack, IllegalAssignment
 from rulesdb.engine.model import Card, GameState, Permanent, Player
 from rulesdb.engine.registry import EDITION, NOT_MODELLED, registry
+
+from conftest import SOURCE_FILES
 
 
 def creature(pid, power, toughness, owner="A", **kw) -> Permanent:

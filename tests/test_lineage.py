@@ -9,18 +9,19 @@ from itertools import pairwise
 
 import pytest
 import sqlite_utils
-from conftest import SOURCES, corpus_files, needs_corpus
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from rulesdb.ingest import cr_text
 
 from rulesdb import wordiff
 from rulesdb.build import build
 from rulesdb.catalog import CatalogEntry
+from rulesdb.ingest import cr_text
 from rulesdb.layers import keywords, lineage
 from rulesdb.lineage import Change, Coverage, RuleRec, align, mirror
 from rulesdb.lineage_query import compute_changes, diff
 from rulesdb.store import save_document
+
+from conftest import SOURCES, corpus_files, needs_corpus
 
 LETTERS = "abcdefghijkmnpqrstuvwxyz"
 VOCABULARY = ["creature", "player", "damage", "attacking", "blocking", "library", "graveyard",

@@ -9,7 +9,6 @@ import sys
 
 import pytest
 from click.testing import CliRunner
-from conftest import SOURCES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -17,6 +16,8 @@ from rulesdb.build import build
 from rulesdb.cli import cli
 from rulesdb.lookup import HIT_START, fts_query, looks_like_rule_number, search
 from rulesdb.query import connect
+
+from conftest import SOURCES
 
 
 @pytest.fixture(scope="module")

@@ -6,11 +6,12 @@ import importlib
 from pathlib import Path
 
 import pytest
-from conftest import SOURCES
 
 from rulesdb.catalog import load_catalog
 from rulesdb.ingest.lossless import lossless_mismatch, normalize_ws
 from rulesdb.ingest.model import Document
+
+from conftest import SOURCES
 
 ENTRIES = load_catalog(SOURCES / "catalog.toml")
 

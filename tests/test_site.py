@@ -12,7 +12,6 @@ from urllib.parse import urlsplit
 import pytest
 import yaml
 from click.testing import CliRunner
-from conftest import ROOT, SOURCES
 
 from rulesdb.build import build
 from rulesdb.catalog import load_catalog
@@ -20,6 +19,8 @@ from rulesdb.cli import cli
 from rulesdb.schema import TABLES
 from rulesdb.serve import METADATA, ensure_database, load_metadata, make_datasette
 from rulesdb.site.render import Span, linked, slug
+
+from conftest import ROOT, SOURCES
 
 
 @pytest.fixture(scope="module")

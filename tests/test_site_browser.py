@@ -12,6 +12,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+
 from conftest import ROOT, SOURCES
 
 CHROMIUM = Path("/usr/bin/chromium")

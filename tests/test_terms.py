@@ -7,12 +7,13 @@ import sqlite3
 from itertools import pairwise
 
 import pytest
-from conftest import ROOT, SOURCES
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rulesdb.build import build
 from rulesdb.layers.terms import TermMatcher, glossary_for, tokens_of
+
+from conftest import ROOT, SOURCES
 
 DATA = ROOT / "tests" / "data"
 # Sentences drawn at random from the rule texts of all five documents; the terms in them were

@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import SOURCE_FILES, SOURCES
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -20,6 +19,8 @@ from rulesdb.trace import cite
 from rulesdb.trace.renumber import Renumbered
 from rulesdb.trace.scan import scan
 from rulesdb.trace.status import Checker
+
+from conftest import SOURCE_FILES, SOURCES
 
 # the rule numbers of the bundled 2025 edition, as the scanner's `known` set
 KNOWN = frozenset(re.findall(r"(?m)^(\d{3}\.\d+[a-z]?)\.? ",

@@ -2,7 +2,8 @@
 
 Keyword abilities and actions are the titled rules under the sections headed "Keyword
 Abilities" / "Keyword Actions" (502/501 before the 2009 renumbering, 702/701 after).
-Ability words come from the rule that lists them ("The ability words are …").
+Ability words come from the rule that lists them ("The ability words are …"), or in older
+editions from the glossary entry "Ability Word" ("The list of ability words, … is as follows: …").
 """
 
 from __future__ import annotations
@@ -14,7 +15,9 @@ import sqlite_utils
 from ..schema import ensure_schema
 
 SECTION_KINDS = {"keyword abilities": "ability", "keyword actions": "action"}
-ABILITY_WORDS = re.compile(r"The ability words are (?P<words>[^.]+)\.")
+ABILITY_WORDS = re.compile(
+    r"(?:The ability words are|The list of ability words[^:.]*is as follows:) (?P<words>[^.]+)\."
+)
 
 
 def compute(db: sqlite_utils.Database, doc_ids: list[str]) -> str:
@@ -44,14 +47,20 @@ def _keywords(db: sqlite_utils.Database, doc_id: str) -> list[dict]:
         ):
             rows.append({"document": doc_id, "keyword": keyword, "kind": kind,
                          "rule_id": rule_id, "number": number})
-    for rule_id, number, text in db.execute(
-        "SELECT id, number, text FROM rules WHERE document = ? AND text LIKE "
-        "'%The ability words are %'", [doc_id]
-    ):
-        match = ABILITY_WORDS.search(text)
+    listed = db.execute(
+        "SELECT id, number, text FROM rules WHERE document = ? AND text LIKE '%ability words%' "
+        "UNION ALL SELECT NULL, NULL, definition FROM glossary WHERE document = ? "
+        "AND definition LIKE '%ability words%'", [doc_id, doc_id]
+    ).fetchall()
+    seen: set[str] = set()
+    for rule_id, number, text in listed:
+        match = ABILITY_WORDS.search(text or "")
         if not match:
             continue
-        words = re.split(r",\s(?:and\s)?|\sand\s", match["words"])
-        rows.extend({"document": doc_id, "keyword": word.strip(), "kind": "ability_word",
-                     "rule_id": rule_id, "number": number} for word in words if word.strip())
+        for word in re.split(r",\s(?:and\s)?|\sand\s", match["words"]):
+            word = word.strip()
+            if word and word not in seen:
+                seen.add(word)
+                rows.append({"document": doc_id, "keyword": word, "kind": "ability_word",
+                             "rule_id": rule_id, "number": number})
     return rows
