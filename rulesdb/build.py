@@ -40,6 +40,7 @@ class BuildReport:
 
     documents: list[DocumentReport] = field(default_factory=list)
     layers: dict[str, str] = field(default_factory=dict)
+    layer_seconds: dict[str, float] = field(default_factory=dict)
     seconds: float = 0.0
 
 
@@ -103,7 +104,9 @@ def build(
                 on_document(doc_report)
             doc_ids = [*(i for i in doc_ids if i != doc_id), doc_id]
         for name, layer in LAYERS.items():
+            t0 = time.perf_counter()
             report.layers[name] = layer(db, doc_ids)
+            report.layer_seconds[name] = time.perf_counter() - t0
         ensure_fts(db)
         db.execute("ANALYZE")
         db.conn.commit()

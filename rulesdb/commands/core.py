@@ -54,10 +54,11 @@ def build(db_path: Path, sources: Path | None, as_json: bool) -> None:
             "documents": [{"id": d.id, **vars(d.counts), "seconds": round(d.seconds, 3),
                            "warnings": list(d.warnings)} for d in report.documents],
             "layers": report.layers,
+            "layer_seconds": {k: round(v, 3) for k, v in report.layer_seconds.items()},
         })
         return
     for name, summary in report.layers.items():
-        click.echo(f"{name}: {summary}")
+        click.echo(f"{name}: {summary}  ({report.layer_seconds[name] * 1000:.0f} ms)")
     click.echo(f"built {db_path} in {report.seconds:.2f} s")
 
 
