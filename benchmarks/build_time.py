@@ -25,7 +25,8 @@ def run_once(db_path: Path) -> tuple[float, dict]:
     """Wall seconds of one `rulesdb build --json` process and its report."""
     started = time.perf_counter()
     out = subprocess.run(
-        [sys.executable, "-m", "rulesdb", "build", "--db", str(db_path), "--sources", str(SOURCES), "--json"],
+        [sys.executable, "-m", "rulesdb", "build", "--db", str(db_path),
+         "--sources", str(SOURCES), "--json"],
         check=True, capture_output=True, text=True, env={**os.environ, "COLUMNS": "100"},
     ).stdout
     return time.perf_counter() - started, json.loads(out)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import sqlite3
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -19,6 +20,7 @@ from .ingest.model import Document, ParseError
 from .layers import LAYERS
 from .schema import ensure_fts, ensure_schema
 from .store import StoredCounts, save_document
+from .trace.run import scanned_engines, trace_tree
 
 PARSERS = ("cr_text", "cr_flat", "rulings", "rulebook_print", "rulebook_web")
 
@@ -40,6 +42,7 @@ class BuildReport:
 
     documents: list[DocumentReport] = field(default_factory=list)
     layers: dict[str, str] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
     layer_seconds: dict[str, float] = field(default_factory=dict)
     seconds: float = 0.0
 
@@ -77,6 +80,7 @@ def build(
         doc = parse_source(entry, data, sources_dir / entry.file)
         parsed.append((entry, doc, time.perf_counter() - t0))
     kept, report = _previously_added(db_path), BuildReport()
+    engines = scanned_engines(db_path)
     db_path.parent.mkdir(parents=True, exist_ok=True)
     temp_path = db_path.with_name(f".{db_path.name}.building-{os.getpid()}")
     temp_path.unlink(missing_ok=True)
@@ -107,6 +111,8 @@ def build(
             t0 = time.perf_counter()
             report.layers[name] = layer(db, doc_ids)
             report.layer_seconds[name] = time.perf_counter() - t0
+        db.conn.commit()
+        report.notes.extend(_retrace(db.conn, engines))
         ensure_fts(db)
         db.execute("ANALYZE")
         db.conn.commit()
@@ -116,6 +122,28 @@ def build(
         temp_path.unlink(missing_ok=True)
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _retrace(conn: sqlite3.Connection, engines: list[dict]) -> list[str]:
+    """Scan again the engines `rulesdb trace` stored in the database being rebuilt.
+
+    Their rule ids point into the old database, so they are re-checked from their source
+    tree; an engine whose tree is gone is not kept, and the note says so.
+    """
+    notes = []
+    for engine in engines:
+        path = Path(engine["path"])
+        if not path.is_dir():
+            notes.append(f"engine {engine['name']} not kept: {path} is gone; "
+                         "run `rulesdb trace` again")
+            continue
+        edition = engine["edition"]
+        if not conn.execute("SELECT 1 FROM documents WHERE id = ?", [edition]).fetchone():
+            edition = None
+        traced = trace_tree(conn, path, engine["name"], edition)
+        notes.append(f"engine {traced.engine} kept: traced {path} again against "
+                     f"{traced.edition} ({len(traced.items)} citations)")
+    return notes
 
 
 def _previously_added(db_path: Path) -> list[tuple[str, Source, Document, float]]:

@@ -237,3 +237,31 @@ def test_build_prints_per_document_counts(tmp_path):
     for doc_id in DOC_IDS:
         assert re.search(rf"^{doc_id} +\d+ rules", result.output, re.MULTILINE)
     assert re.search(r"^references: \d+ references", result.output, re.MULTILINE)
+
+
+def test_rebuild_traces_stored_engines_again_or_says_it_drops_them(tmp_path):
+    tree = tmp_path / "engine"
+    tree.mkdir()
+    (tree / "sba.py").write_text("def lose_life_check(state):\n    # CR 704.5a\n    return 0\n")
+    db_path = tmp_path / "rules.db"
+    build(db_path, SOURCES)
+    traced = CliRunner().invoke(cli, ["trace", str(tree), "--engine", "toy", "--json",
+                                      "--db", str(db_path)])
+    assert traced.exit_code == 0, traced.output
+
+    def toy_rows():
+        return sqlite_utils.Database(db_path).execute(
+            "SELECT c.function, c.number, c.status, r.number FROM engine_citations c "
+            "JOIN rules r ON r.id = c.rule_id WHERE c.engine = 'toy'").fetchall()
+
+    assert toy_rows() == [("lose_life_check", "704.5a", "ok", "704.5a")]
+    report = build(db_path, SOURCES)
+    assert report.notes == ["engine toy kept: traced "
+                            f"{tree.resolve()} again against cr-2025-06-06 (1 citations)"]
+    assert toy_rows() == [("lose_life_check", "704.5a", "ok", "704.5a")]
+    (tree / "sba.py").unlink()
+    tree.rmdir()
+    report = build(db_path, SOURCES)
+    assert report.notes == [f"engine toy not kept: {tree.resolve()} is gone; "
+                            "run `rulesdb trace` again"]
+    assert toy_rows() == []

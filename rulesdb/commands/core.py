@@ -55,10 +55,13 @@ def build(db_path: Path, sources: Path | None, as_json: bool) -> None:
                            "warnings": list(d.warnings)} for d in report.documents],
             "layers": report.layers,
             "layer_seconds": {k: round(v, 3) for k, v in report.layer_seconds.items()},
+            "notes": report.notes,
         })
         return
     for name, summary in report.layers.items():
         click.echo(f"{name}: {summary}  ({report.layer_seconds[name] * 1000:.0f} ms)")
+    for note in report.notes:
+        click.echo(note)
     click.echo(f"built {db_path} in {report.seconds:.2f} s")
 
 

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import sqlite3
-import time
 from pathlib import Path
 
 import click
 
-from ..cliutil import InputError, NotFound, db_option, echo_json, json_option, open_db
+from ..cliutil import NotFound, db_option, echo_json, json_option, open_db
 
 
 @click.command()
@@ -32,28 +31,13 @@ def trace(path: Path, engine_name: str | None, edition: str | None, db_path: Pat
 
         rulesdb trace ~/src/forge --engine forge --json
     """
-    from ..trace.scan import scan
-    from ..trace.status import Checker, default_edition
-    from ..trace.store import citation_rows, replace_engine
+    from ..trace.run import trace_tree
 
     open_db(db_path).close()
-    conn = sqlite3.connect(db_path)
-    chosen = edition or default_edition(conn)
-    if chosen is None or not conn.execute(
-            "SELECT 1 FROM documents WHERE id = ? AND kind = 'comprehensive_rules'",
-            [chosen]).fetchone():
-        raise InputError(f"no Comprehensive Rules edition {chosen}; see `rulesdb docs`")
     _ensure_tables(db_path)
-    checker = Checker(conn, chosen)
-    started = time.perf_counter()
-    result = scan(path, checker.known)
-    seconds = time.perf_counter() - started
-    items = [(c, checker.check(c)) for c in result.citations]
-    name = engine_name or path.resolve().name
-    replace_engine(conn, {"name": name, "kind": "scanned", "path": str(path.resolve()),
-                          "edition": chosen, "files": result.files,
-                          "skipped": sum(result.skipped.values())},
-                   citation_rows(name, chosen, items))
+    conn = sqlite3.connect(db_path)
+    traced = trace_tree(conn, path, engine_name, edition)
+    items, result, chosen, seconds = traced.items, traced.result, traced.edition, traced.seconds
     rows = [{"file": c.file, "line": c.line, "function": c.function, "cited": c.cited,
              "number": c.number, "rule": v.rule, "status": v.status, "suggestion": v.suggestion}
             for c, v in items]
