@@ -30,6 +30,7 @@ from .ingest import cr_text
 from .ingest.decode import decode
 from .ingest.model import Document, ParseError
 from .layers import LAYERS
+from .layers.run import Background, run_layers, warm_up
 from .schema import ensure_schema, index_fts
 from .store import StoredCounts, delete_document, save_document
 
@@ -217,6 +218,17 @@ def add_sources(db_path: Path, sources: list[Source], *, replace: bool = False,
     step = on_step or (lambda label: None)
     if doc_id is not None and len(sources) != 1:
         raise InputError("--id names one edition: give exactly one file with it")
+    workers = warm_up()  # the layers' worker imports spaCy while the sources are parsed
+    try:
+        return _add(db_path, sources, replace, doc_id, on_added, step, started, workers)
+    finally:
+        for worker in workers.values():
+            worker.cancel()
+
+
+def _add(db_path: Path, sources: list[Source], replace: bool, doc_id: str | None,
+         on_added: Callable[[Added], None] | None, step: Callable[[str], None], started: float,
+         workers: dict[str, Background]) -> AddReport:
     parsed = []
     for source in sources:
         doc = parse_release(source)
@@ -236,7 +248,7 @@ def add_sources(db_path: Path, sources: list[Source], *, replace: bool = False,
             ensure_schema(db)
             new_ids = _store_all(db, parsed, replace, report, step, on_added)
             if new_ids:
-                _run_layers(db, new_ids, report, step)
+                _run_layers(db, new_ids, report, step, workers)
             db.conn.commit()
         finally:
             db.close()
@@ -268,12 +280,10 @@ def _store_all(db: sqlite_utils.Database, parsed: list[tuple[Source, Document, s
 
 
 def _run_layers(db: sqlite_utils.Database, new_ids: list[str], report: AddReport,
-                step: Callable[[str], None]) -> None:
-    for name, layer in LAYERS.items():
-        t0 = time.perf_counter()
-        report.layers[name] = layer(db, new_ids)
-        report.layer_seconds[name] = time.perf_counter() - t0
-        step(name)
+                step: Callable[[str], None], workers: dict[str, Background]) -> None:
+    times = run_layers(db, new_ids, step, workers, LAYERS)
+    report.layers.update(times.summaries)
+    report.layer_seconds.update(times.seconds)
     t0 = time.perf_counter()
     index_fts(db, new_ids)
     report.layer_seconds["full-text search"] = time.perf_counter() - t0

@@ -18,6 +18,7 @@ from .errors import InputError, position
 from .ingest.decode import decode
 from .ingest.model import Document, ParseError
 from .layers import LAYERS
+from .layers.run import Background, run_layers, warm_up
 from .schema import ensure_fts, ensure_schema
 from .store import StoredCounts, save_document
 from .trace.run import scanned_engines, trace_tree
@@ -71,6 +72,17 @@ def build(
     on_document: Callable[[DocumentReport], None] | None = None,
 ) -> BuildReport:
     """Build `db_path` from the catalogue in `sources_dir`; the old file survives any failure."""
+    workers = warm_up()  # the terms layer's worker imports spaCy while the sources are parsed
+    try:
+        return _build(db_path, sources_dir, catalog_path, on_document, workers)
+    finally:
+        for worker in workers.values():
+            worker.cancel()
+
+
+def _build(db_path: Path, sources_dir: Path, catalog_path: Path | None,
+           on_document: Callable[[DocumentReport], None] | None,
+           workers: dict[str, Background]) -> BuildReport:
     started = time.perf_counter()
     entries = load_catalog(catalog_path or sources_dir / "catalog.toml")
     parsed = []
@@ -107,10 +119,9 @@ def build(
             if on_document:
                 on_document(doc_report)
             doc_ids = [*(i for i in doc_ids if i != doc_id), doc_id]
-        for name, layer in LAYERS.items():
-            t0 = time.perf_counter()
-            report.layers[name] = layer(db, doc_ids)
-            report.layer_seconds[name] = time.perf_counter() - t0
+        times = run_layers(db, doc_ids, workers=workers, layers=LAYERS)
+        report.layers.update(times.summaries)
+        report.layer_seconds.update(times.seconds)
         db.conn.commit()
         report.notes.extend(_retrace(db.conn, engines))
         ensure_fts(db)

@@ -37,6 +37,7 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from itertools import chain
 
 from .lineage_text import cited_numbers, normalize, prepared, ratio
@@ -101,8 +102,13 @@ class Coverage:
         if not head.isdigit():
             return False
         if len(head) == 1:
-            return any(section // 100 == int(head) for section in self.sections)
+            return int(head) in self.chapters
         return int(head) in self.sections
+
+    @cached_property
+    def chapters(self) -> frozenset[int]:
+        """The one-digit chapters the covered sections lie in."""
+        return frozenset(section // 100 for section in self.sections)
 
 
 
@@ -123,12 +129,19 @@ class _Side:
         for i, parent in enumerate(self.parents):
             if parent is not None:
                 self.children[parent].append(i)
+        self._rare: tuple[dict[str, int], list[list[str]]] | None = None
+
+    def rare_words(self, rare: dict[str, int]) -> list[list[str]]:
+        """Per rule, its words met in at most RARE_DF rules of both editions (kept: the
+        alignment asks for them many times with the same frequencies)."""
+        if self._rare is None or self._rare[0] is not rare:
+            self._rare = (rare, [[w for w in bag if rare.get(w, RARE_DF + 1) <= RARE_DF]
+                                 for bag in self.bags])
+        return self._rare[1]
 
 
 def _dice(a: Counter, b: Counter, size_a: int, size_b: int) -> float:
-    if len(a) > len(b):
-        a, b = b, a
-    shared = sum(min(count, b[word]) for word, count in a.items() if word in b)
+    shared = sum([min(a[word], b[word]) for word in a.keys() & b.keys()])
     return 2 * shared / (size_a + size_b)
 
 
@@ -139,6 +152,7 @@ class _Matcher:
         self.old, self.new = old, new
         self.fwd: dict[int, int] = {}
         self.rev: dict[int, int] = {}
+        self.sims: dict[tuple[int, int], float] = {}  # Dice per pair, kept across rounds
 
     def link(self, i: int, j: int) -> None:
         self.fwd[i] = j
@@ -176,12 +190,21 @@ class _Matcher:
 
     def greedy(self, pairs: set[tuple[int, int]]) -> None:
         scored = []
+        old, new, sims = self.old, self.new, self.sims
         for i, j in pairs:
-            sim = _dice(self.old.bags[i], self.new.bags[j], self.old.sizes[i], self.new.sizes[j])
+            if old.rules[i].kind != new.rules[j].kind:
+                continue
+            size_i, size_j = old.sizes[i], new.sizes[j]
+            # the Dice of bags this unequal in size is below every floor: skip counting words
+            if 2 * min(size_i, size_j) / (size_i + size_j) < MIN_SIMILARITY:
+                continue
+            sim = sims.get((i, j))
+            if sim is None:
+                sim = sims[(i, j)] = _dice(old.bags[i], new.bags[j], size_i, size_j)
             same_parent = self._parents_match(i, j)
-            short = min(len(self.old.words[i]), len(self.new.words[j])) <= SHORT
+            short = min(len(old.words[i]), len(new.words[j])) <= SHORT
             floor = MIN_SHORT_SIMILARITY if short and not same_parent else MIN_SIMILARITY
-            if sim < floor or self.old.rules[i].kind != self.new.rules[j].kind:
+            if sim < floor:
                 continue
             same_number = self.old.rules[i].number == self.new.rules[j].number
             if self._ambiguous(i, j) and not same_number and not (
@@ -232,21 +255,18 @@ class _Matcher:
 def _rare_pairs(src: _Side, dst: _Side, src_done: dict[int, int], dst_done: dict[int, int],
                 rare: dict[str, int]) -> list[tuple[int, int]]:
     postings: dict[str, list[int]] = defaultdict(list)
-    for j, bag in enumerate(dst.bags):
+    for j, words in enumerate(dst.rare_words(rare)):
         if j not in dst_done:
-            for word in bag:
-                if rare.get(word, RARE_DF + 1) <= RARE_DF:
-                    postings[word].append(j)
+            for word in words:
+                postings[word].append(j)
     pairs = []
-    for i, bag in enumerate(src.bags):
+    for i, words in enumerate(src.rare_words(rare)):
         if i in src_done:
             continue
-        words = sorted((w for w in bag if w in postings), key=lambda w: (rare[w], w))
-        hits: Counter[int] = Counter()
-        for word in words[:RARE_WORDS]:
-            hits.update(postings[word])
-        ranked = sorted(hits.items(), key=lambda item: (-item[1], item[0]))
-        pairs.extend((i, j) for j, _ in ranked[:RARE_CANDIDATES])
+        rarest = sorted([(rare[w], w) for w in words if w in postings])[:RARE_WORDS]
+        hits = Counter(chain.from_iterable([postings[w] for _, w in rarest]))
+        ranked = sorted([(-count, j) for j, count in hits.items()])[:RARE_CANDIDATES]
+        pairs.extend((i, j) for _, j in ranked)
     return pairs
 
 
@@ -346,7 +366,7 @@ def _splits(src: _Side, dst: _Side, fwd: dict[int, int], rev: dict[int, int],
         other = fwd[i]
         whole = src.bags[i]
         part = dst.bags[j]
-        inside = sum(min(c, whole[w]) for w, c in part.items()) / dst.sizes[j]
+        inside = sum([min(part[w], whole[w]) for w in part.keys() & whole.keys()]) / dst.sizes[j]
         if inside < SPLIT_CONTAINMENT:
             continue
         alone = _contained(whole, dst.bags[other], src.sizes[i])
@@ -358,7 +378,7 @@ def _splits(src: _Side, dst: _Side, fwd: dict[int, int], rev: dict[int, int],
 
 
 def _contained(whole: Counter, parts: Counter, size: int) -> float:
-    return sum(min(c, parts[w]) for w, c in whole.items()) / size
+    return sum([min(whole[w], parts[w]) for w in whole.keys() & parts.keys()]) / size
 
 
 def _unmatched(side: _Side, k: int, done: dict[int, int], other: _Side,

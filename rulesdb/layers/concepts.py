@@ -17,6 +17,8 @@ from collections import Counter, defaultdict
 
 import sqlite_utils
 
+from .bulk import insert_rows
+
 WORD = re.compile(r"[a-z0-9]+")
 
 
@@ -32,11 +34,22 @@ def names(text: str) -> tuple[str, list[str]]:
     return name, sorted(variants)
 
 
-def compute(db: sqlite_utils.Database) -> int:
-    """Rebuild every concept link; how many were stored."""
-    db.execute("DELETE FROM concept_links")
+def compute(db: sqlite_utils.Database, doc_ids: list[str] | None = None) -> int:
+    """Store the concept links from or to `doc_ids` (None: all documents), replacing theirs;
+    how many links the database holds.
+
+    A link depends only on its source, its target and the target's document, so the links
+    between two other documents stay as they are.
+    """
+    touched = None if doc_ids is None else set(doc_ids)
+    if touched is None:
+        db.execute("DELETE FROM concept_links")
+    else:
+        marks = ", ".join("?" * len(touched))
+        db.execute(f"DELETE FROM concept_links WHERE source_doc IN ({marks}) "
+                   f"OR target_doc IN ({marks})", [*touched, *touched])
     kinds = dict(db.execute("SELECT id, kind FROM documents").fetchall())
-    texts = _subtrees(db)
+    texts = _Bags(db)
     exact: dict[str, list[tuple]] = defaultdict(list)
     loose: dict[str, list[tuple]] = defaultdict(list)
     per_doc: Counter[tuple[str, str]] = Counter()
@@ -66,24 +79,29 @@ def compute(db: sqlite_utils.Database) -> int:
     rows = []
     for source in _sources(db, kinds):
         src_kind, src_id, src_doc, labels = source
+        whole = touched is None or src_doc in touched  # else only targets in `touched`
+        own_only = src_kind == "glossary" and kinds[src_doc] == "comprehensive_rules"
+        if not whole and own_only:
+            continue  # it links only into its own edition, which is not touched
         found: dict[tuple[str, int], tuple[str, str]] = {}
         for label in labels:
             name, variants = names(label)
             for key, table, method in ((name, exact, "title"),
                                        *((v, loose, "title_variant") for v in variants)):
                 for kind, row_id, doc in table.get(key, ()):
+                    if not whole and doc not in touched:
+                        continue
                     same_doc = doc == src_doc and src_kind == "rule"
                     if same_doc or (kind == "rule" and per_doc[(doc, key)] > 1):
                         continue
                     if (kind, row_id) not in found or found[(kind, row_id)][1] == "title_variant":
                         found[(kind, row_id)] = (key, method)
-        if src_kind == "glossary" and kinds[src_doc] == "comprehensive_rules":
+        if own_only:
             # A CR glossary explains its own edition; lineages carry it to the others.
             found = {k: v for k, v in found.items()
                      if k[0] == "rule" and docs[("rule", k[1])] == src_doc}
         for (kind, row_id), (concept, method) in found.items():
-            overlap = _dice(texts.get((src_kind, src_id), Counter()),
-                            texts.get((kind, row_id), Counter()))
+            overlap = _dice(texts.get((src_kind, src_id)), texts.get((kind, row_id)))
             target_doc = docs[(kind, row_id)]
             rows.append({
                 "source_doc": src_doc,
@@ -94,8 +112,8 @@ def compute(db: sqlite_utils.Database) -> int:
                 "target_glossary_id": row_id if kind == "glossary" else None,
                 "concept": concept, "score": round(0.6 + 0.4 * overlap, 3), "method": method,
             })
-    db["concept_links"].insert_all(rows, batch_size=5000)
-    return len(rows)
+    insert_rows(db, "concept_links", rows)
+    return db.execute("SELECT count(*) FROM concept_links").fetchone()[0]
 
 
 def _sources(db: sqlite_utils.Database, kinds: dict[str, str]) -> list[tuple]:
@@ -113,30 +131,33 @@ def _sources(db: sqlite_utils.Database, kinds: dict[str, str]) -> list[tuple]:
     return sources
 
 
-def _subtrees(db: sqlite_utils.Database) -> dict[tuple[str, int], Counter]:
-    """Word bags of every rule with its descendants, and of every glossary entry."""
-    children: dict[int, list[int]] = defaultdict(list)
-    own: dict[int, Counter] = {}
-    for row_id, parent_id, text in db.execute("SELECT id, parent_id, text FROM rules"):
-        own[row_id] = Counter(WORD.findall((text or "").lower()))
-        if parent_id is not None:
-            children[parent_id].append(row_id)
-    bags: dict[tuple[str, int], Counter] = {}
+class _Bags:
+    """Word bags of rules with their descendants and of glossary entries, made when asked
+    for (only the few pairs that link need one)."""
 
-    def bag(row_id: int) -> Counter:
-        key = ("rule", row_id)
-        if key not in bags:
-            total = Counter(own[row_id])
-            for child in children.get(row_id, ()):
-                total.update(bag(child))
-            bags[key] = total
-        return bags[key]
+    def __init__(self, db: sqlite_utils.Database) -> None:
+        self.children: dict[int, list[int]] = defaultdict(list)
+        self.texts: dict[int, str | None] = {}
+        for row_id, parent_id, text in db.execute("SELECT id, parent_id, text FROM rules"):
+            self.texts[row_id] = text
+            if parent_id is not None:
+                self.children[parent_id].append(row_id)
+        self.definitions = dict(db.execute("SELECT id, definition FROM glossary").fetchall())
+        self.bags: dict[tuple[str, int], Counter] = {}
 
-    for row_id in own:
-        bag(row_id)
-    for row_id, definition in db.execute("SELECT id, definition FROM glossary"):
-        bags[("glossary", row_id)] = Counter(WORD.findall((definition or "").lower()))
-    return bags
+    def get(self, key: tuple[str, int]) -> Counter:
+        """The bag of ("rule", id) with its subtree, or of ("glossary", id)."""
+        if key not in self.bags:
+            kind, row_id = key
+            if kind == "glossary":
+                self.bags[key] = Counter(
+                    WORD.findall((self.definitions.get(row_id) or "").lower()))
+            else:
+                total = Counter(WORD.findall((self.texts.get(row_id) or "").lower()))
+                for child in self.children.get(row_id, ()):
+                    total.update(self.get(("rule", child)))
+                self.bags[key] = total
+        return self.bags[key]
 
 
 def _dice(a: Counter, b: Counter) -> float:

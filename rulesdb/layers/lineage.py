@@ -3,8 +3,9 @@
 Pairs are consecutive Comprehensive Rules editions by effective date. Given the ids of new
 or rebuilt documents, only the pairs touching them are (re)computed; a stored pair that is
 no longer consecutive (a new edition now sits between its two) is dropped. Lineages (one
-stable id per rule across editions: "<first document>/<number there>") and concept links
-(rulesdb.layers.concepts) are recomputed over the whole database, which is cheap.
+stable id per rule across editions: "<first document>/<number there>") are recomputed over
+the whole database; concept links (rulesdb.layers.concepts) only from or to the given
+documents.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from ..lineage import PAIR_OPS, Change, align
 from ..lineage_query import edition
 from ..schema import ensure_schema
 from . import concepts
+from .bulk import insert_rows
 
 EDITS = ("edited", "renumbered_edited", "split", "merged")
 
@@ -42,7 +44,7 @@ def compute(db: sqlite_utils.Database, doc_ids: list[str]) -> str:
             continue
         aligned += _store_pair(db, old_doc, new_doc)
     lineage_count = _store_lineages(db, editions)
-    links = concepts.compute(db)
+    links = concepts.compute(db, doc_ids)
     return (f"{len(wanted)} edition pairs ({aligned} rules aligned now), {lineage_count} "
             f"lineages, {links} concept links")
 
@@ -50,10 +52,12 @@ def compute(db: sqlite_utils.Database, doc_ids: list[str]) -> str:
 def _store_pair(db: sqlite_utils.Database, old_doc: str, new_doc: str) -> int:
     old_rules, old_cover = edition(db.conn, old_doc)
     new_rules, new_cover = edition(db.conn, new_doc)
-    ids = {(doc, number): row_id for row_id, doc, number in db.execute(
-        "SELECT id, document, number FROM rules WHERE document IN (?, ?)", [old_doc, new_doc])}
-    texts = {(doc, number): text for doc, number, text in db.execute(
-        "SELECT document, number, text FROM rules WHERE document IN (?, ?)", [old_doc, new_doc])}
+    ids, texts = {}, {}
+    for row_id, doc, number, text in db.execute(
+            "SELECT id, document, number, text FROM rules WHERE document IN (?, ?)",
+            [old_doc, new_doc]):
+        ids[(doc, number)] = row_id
+        texts[(doc, number)] = text
     rows = [
         {"old_doc": old_doc, "new_doc": new_doc,
          "old_rule_id": ids.get((old_doc, change.old)),
@@ -62,7 +66,7 @@ def _store_pair(db: sqlite_utils.Database, old_doc: str, new_doc: str) -> int:
          "similarity": change.similarity, "detail": _detail(change, old_doc, new_doc, texts)}
         for change in align(old_rules, new_rules, old_cover, new_cover)
     ]
-    db["alignments"].insert_all(rows, batch_size=5000)
+    insert_rows(db, "alignments", rows)
     return len(rows)
 
 
@@ -102,5 +106,5 @@ def _store_lineages(db: sqlite_utils.Database, editions: list[str]) -> int:
             lineage[row_id] = lineage.get(before or -1, f"{doc_id}/{number}")
             rows.append({"lineage": lineage[row_id], "rule_id": row_id, "document": doc_id,
                          "number": number})
-    db["lineages"].insert_all(rows, batch_size=5000)
+    insert_rows(db, "lineages", rows)
     return len(set(lineage.values()))

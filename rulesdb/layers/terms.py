@@ -23,22 +23,23 @@ What counts as a mention:
 - obsolete entries ("Cast (Obsolete)") only in documents older than their glossary, whose
   texts use the old wording; function-word entries ("You, Your", "At", "X", "Instead") never.
 
-spaCy is imported only here: the blank English tokenizer and the lookup lemmatizer's table;
-nothing is downloaded at run time.
+spaCy (the blank English tokenizer and the lookup lemmatizer's table) is imported only by
+rulesdb.layers.term_matcher, on first use; nothing is downloaded at run time. The finding can
+run in a worker process beside the layers after the references layer (rulesdb.layers.run):
+`prepare` reads, `find_all` finds, `finish` writes.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from functools import cache
 from typing import Any
 
 import sqlite_utils
 
 from ..schema import ensure_schema
+from .term_matcher import TermMatcher, _nlp, _tokens, tokens_of
 
 FAMILIES = {"comprehensive_rules": "cr", "rulings_summary": "cr", "rulebook": "rulebook"}
 NOT_LINKED = {
@@ -48,60 +49,12 @@ NOT_LINKED = {
     # ("a number of cards", "in this order")
     "number", "order",
 }
-# "play" after these is the zone ("come into play", "removed from play"), not the act of playing
-ZONE_PLAY = {"into", "from", "onto"}
-SUFFIXES = (("ies", "y"), ("es", ""), ("s", ""), ("ed", ""), ("ing", ""), ("ed", "e"), ("ing", "e"))
 TITLED_KINDS = {"rule", "subrule", "keyword"}  # kinds whose title names what they define
 # template placeholders ("[Cost]: [Effect.]", "Solved — [Ability text]") are not term uses
 PLACEHOLDER = re.compile(r"\[[^\]\n]{1,40}\]")
 _QUOTED = r'["“][^"”\n]{1,80}["”]'
 # the quoted titles after a cited rule or heading: 'rule 702.19, "Trample"', '"A" and "B"'
 QUOTED_TITLES = re.compile(rf'(?:\s*,?\s*{_QUOTED})?(?:,?\s(?:and|or)\s{_QUOTED})*')
-
-
-@dataclass(frozen=True)
-class Name:
-    """One linkable name of a glossary entry."""
-
-    glossary_id: int
-    lowers: tuple[str, ...]
-    lemmas: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class Mention:
-    """A glossary term found in a text: character span and the entry it names."""
-
-    start: int
-    end: int
-    glossary_id: int
-
-
-@cache
-def _nlp() -> Any:
-    import spacy
-
-    nlp = spacy.blank("en")
-    nlp.add_pipe("lemmatizer", config={"mode": "lookup"})
-    nlp.initialize()
-    return nlp
-
-
-class _Lemmas(dict):
-    """Lower-case form → lemma, from the lookup lemmatizer's table, memoized."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.table = _nlp().get_pipe("lemmatizer").lookups.get_table("lemma_lookup")
-
-    def __missing__(self, lower: str) -> str:
-        lemma = self[lower] = self.table.get(lower, lower)
-        return lemma
-
-
-@cache
-def _lemma_table() -> _Lemmas:
-    return _Lemmas()
 
 
 def glossary_for(documents: list[dict[str, Any]], doc: dict[str, Any]) -> str | None:
@@ -132,152 +85,104 @@ def term_names(entry: dict[str, Any]) -> list[str]:
     return [n for n in names if n.lower() not in NOT_LINKED and not re.search(r"[{}★]", n)]
 
 
-def tokens_of(text: str) -> list[tuple[int, int, str, str]]:
-    """(start, end, lower, lemma) of each token of `text`."""
-    return _tokens(_nlp().tokenizer(text))
 
 
-def _tokens(doc: Any) -> list[tuple[int, int, str, str]]:
-    table = _lemma_table()
-    text = doc.text
-    out = []
-    # offsets from one array: creating a Token object per word costs more than the tokenizing
-    for start, length in doc.to_array(["IDX", "LENGTH"]).tolist():
-        word = text[start:start + length]
-        # hyphens dropped so "face-down" and "state-based" match "Face Down"/"State-Based"
-        if word == "-" or word.isspace():
-            continue
-        lower = word.lower()
-        out.append((start, start + length, lower, table[lower]))
-    return out
+COLUMNS = ("document", "glossary_id", "rule_id", "example_id", "start", "end", "text")
 
 
-class TermMatcher:
-    """Finds the names of a set of glossary entries in tokenized texts, longest first."""
+@dataclass
+class Job:
+    """What finding one document's mentions needs, read from the database beforehand (so the
+    finding can run in a worker process, see rulesdb.layers.run)."""
 
-    def __init__(self, names: Iterable[tuple[int, str]]):
-        self.exact: dict[tuple[str, ...], list[int]] = {}
-        self.lemma: dict[tuple[str, ...], list[tuple[tuple[str, ...], int]]] = {}
-        self.first: set[str] = set()
-        self.words: set[str] = set()
-        self.prefixes: set[tuple[str, ...]] = set()
-        self.longest = 0
-        for glossary_id, name in names:
-            toks = tokens_of(name)
-            if not toks:
-                continue
-            lowers = tuple(t[2] for t in toks)
-            lemmas = tuple(t[3] for t in toks)
-            self.exact.setdefault(lowers, []).append(glossary_id)
-            self.prefixes.update(lowers[:n] for n in range(1, len(lowers) + 1))
-            self.first.add(lowers[0])
-            self.longest = max(self.longest, len(toks))
-            # a one-word name that is itself inflected ("Tapped", "Placed") matches only as
-            # printed: "taps" is Tap, "takes place" is not Placed
-            if len(toks) > 1 or lowers == lemmas:
-                self.lemma.setdefault(lemmas, []).append((lowers, glossary_id))
-                self.prefixes.update(lemmas[:n] for n in range(1, len(lemmas) + 1))
-                self.first.add(lemmas[0])
-                self.words.update(lemmas)
-        self._stems: dict[str, str] = {}
-        self._norm: dict[str, str] = {}
-
-    def _normalize(self, lower: str, lemma: str) -> str:
-        self._norm[lower] = self.stem(lower, lemma)
-        return self._norm[lower]
-
-    def stem(self, lower: str, lemma: str) -> str:
-        """`lemma`, or when that is no word of any name (the lookup table lacks "permanents",
-        maps "phases" to "phasis") the regular-suffix stem of `lower` that is one."""
-        if lemma in self.words:
-            return lemma
-        if lower not in self._stems:
-            self._stems[lower] = lemma
-            for end, add in SUFFIXES:
-                if not lower.endswith(end) or len(lower) < len(end) + 3:
-                    continue
-                cut = lower[: -len(end)] + add
-                if cut in self.words:
-                    self._stems[lower] = cut
-                    break
-                if not add and cut[-1] == cut[-2] and cut[:-1] in self.words:  # "untapped"
-                    self._stems[lower] = cut[:-1]
-                    break
-        return self._stems[lower]
-
-    def find(self, toks: list[tuple[int, int, str, str]],
-             blocked: list[tuple[int, int]] = (), skip: set[int] = frozenset()) -> list[Mention]:
-        """Non-overlapping mentions, longest first; none overlapping `blocked` char spans.
-        A name of an entry in `skip` is left unlinked and nothing inside it is linked."""
-        norm = self._norm
-        toks = [(a, b, lower, norm[lower] if lower in norm else self._normalize(lower, lemma))
-                for a, b, lower, lemma in toks]
-        candidates: list[tuple[int, int, int, int]] = []  # (-length, start token, end, id)
-        for i, tok in enumerate(toks):
-            if tok[2] not in self.first and tok[3] not in self.first:
-                continue
-            if tok[3] == "play" and i and toks[i - 1][2] in ZONE_PLAY:
-                continue
-            best, lowers, lemmas = None, (), ()
-            for j in range(i, min(i + self.longest, len(toks))):
-                lowers, lemmas = (*lowers, toks[j][2]), (*lemmas, toks[j][3])
-                if lowers not in self.prefixes and lemmas not in self.prefixes:
-                    break
-                glossary_id = self._entry(lowers, lemmas)
-                if glossary_id is not None:
-                    best = (j + 1, glossary_id)
-            if best:
-                candidates.append((i - best[0], i, *best))
-        taken = [False] * len(toks)
-        mentions = []
-        for _, i, j, glossary_id in sorted(candidates):
-            start, end = toks[i][0], toks[j - 1][1]
-            if any(taken[i:j]) or any(s < end and start < e for s, e in blocked):
-                continue
-            taken[i:j] = [True] * (j - i)
-            if glossary_id not in skip:
-                mentions.append(Mention(start, end, glossary_id))
-        return sorted(mentions, key=lambda m: m.start)
-
-    def _entry(self, lowers: tuple[str, ...], lemmas: tuple[str, ...]) -> int | None:
-        exact = self.exact.get(lowers)
-        if exact:
-            return exact[0]
-        by_lemma = self.lemma.get(lemmas)
-        if not by_lemma:
-            return None
-        # several names share the lemmas ("blocking creatures": Blocked/Blocking Creature):
-        # the one spelled most like the text wins
-        return max(by_lemma, key=lambda c: sum(
-            _shared_prefix(a, b) for a, b in zip(c[0], lowers, strict=True)))[1]
-
-
-def _shared_prefix(a: str, b: str) -> int:
-    n = 0
-    while n < min(len(a), len(b)) and a[n] == b[n]:
-        n += 1
-    return n
+    doc_id: str
+    source: str
+    names: list[tuple[int, str]]
+    titles: list[tuple[int, int | None, str, str | None]]
+    items: list[tuple[int, int | None, str, int]]
+    references: list[tuple[str, int | None, int | None, int, int]]
 
 
 def compute(db: sqlite_utils.Database, doc_ids: list[str]) -> str:
     """Store the glossary-term mentions of the given documents; a one-line summary."""
+    jobs = prepare(db, doc_ids)
+    return finish(db, doc_ids, find_all(jobs))
+
+
+def prepare(db: sqlite_utils.Database, doc_ids: list[str]) -> list[Job]:
+    """Read what finding the mentions of `doc_ids` needs (after the references layer)."""
     ensure_schema(db, ["term_mentions"])
     documents = [dict(zip(("id", "kind", "effective_date", "glossary_count"), row, strict=True))
                  for row in db.execute(
                      "SELECT id, kind, effective_date, glossary_count FROM documents")]
     by_id = {d["id"]: d for d in documents}
-    total, linked = 0, []
-    for doc_id in doc_ids:
-        db.execute("DELETE FROM term_mentions WHERE document = ?", [doc_id])
+    jobs = []
+    for doc_id in [*doc_ids, *_relinked(db, documents, doc_ids)]:
         source = glossary_for(documents, by_id[doc_id]) if doc_id in by_id else None
         if source is None:
             continue
-        rows = list(_mentions(db, doc_id, source, by_id))
-        columns = ("document", "glossary_id", "rule_id", "example_id", "start", "end", "text")
+        older = _months(by_id[doc_id]["effective_date"]) < _months(by_id[source]["effective_date"])
+        items = [(row[0], None, row[1], row[0]) for row in db.execute(
+            "SELECT id, text FROM rules WHERE document = ? AND text IS NOT NULL "
+            "ORDER BY position", [doc_id])]
+        items += [(row[1], row[0], row[2], row[1]) for row in db.execute(
+            "SELECT id, rule_id, text FROM examples WHERE document = ? ORDER BY id", [doc_id])]
+        jobs.append(Job(
+            doc_id, source, _names(db, source, older),
+            db.execute("SELECT id, parent_id, kind, title FROM rules WHERE document = ? "
+                       "ORDER BY position", [doc_id]).fetchall(),
+            items,
+            db.execute("SELECT source_table, rule_id, example_id, start, [end] FROM [references] "
+                       "WHERE document = ? AND source_table IN ('rules', 'examples')",
+                       [doc_id]).fetchall()))
+    return jobs
+
+
+def _relinked(db: sqlite_utils.Database, documents: list[dict[str, Any]],
+              doc_ids: list[str]) -> list[str]:
+    """The other documents whose glossary is no longer the one their stored mentions name
+    (a new edition's glossary is nearer in date): they are linked again, as a build would."""
+    relinked = []
+    for doc in documents:
+        if doc["id"] in doc_ids:
+            continue
+        source = glossary_for(documents, doc)
+        stored = db.execute(
+            "SELECT glossary.document FROM term_mentions JOIN glossary "
+            "ON glossary.id = term_mentions.glossary_id WHERE term_mentions.document = ? "
+            "LIMIT 1", [doc["id"]]).fetchone()
+        if source is not None and (stored is None or stored[0] != source):
+            relinked.append(doc["id"])
+    return relinked
+
+
+def find_all(jobs: list[Job]) -> dict[str, tuple[str, list[tuple]]]:
+    """Per document id, its glossary's document and its mention rows (COLUMNS)."""
+    # documents linked to the same names share a matcher and what it found in each text:
+    # editions repeat most of their texts
+    matchers: dict[tuple[tuple[int, str], ...], tuple[TermMatcher, dict]] = {}
+    found = {}
+    for job in jobs:
+        names = tuple(job.names)
+        if names not in matchers:
+            matchers[names] = (TermMatcher(names), {})
+        found[job.doc_id] = (job.source, _mentions(job, *matchers[names]))
+    return found
+
+
+def finish(db: sqlite_utils.Database, doc_ids: list[str],
+           found: dict[str, tuple[str, list[tuple]]]) -> str:
+    """Replace the stored mentions of `doc_ids` (and of the documents linked again) with
+    those found; the one-line summary."""
+    total, linked = 0, []
+    for doc_id in [*doc_ids, *(doc_id for doc_id in found if doc_id not in doc_ids)]:
+        db.execute("DELETE FROM term_mentions WHERE document = ?", [doc_id])
+        if doc_id not in found:
+            continue
+        source, rows = found[doc_id]
         db.conn.executemany(  # plain executemany: sqlite-utils' per-row checks cost more here
-            f"INSERT INTO term_mentions ({', '.join(f'[{c}]' for c in columns)}) "
-            f"VALUES ({', '.join('?' * len(columns))})",
-            [tuple(row[c] for c in columns) for row in rows])
+            f"INSERT INTO term_mentions ({', '.join(f'[{c}]' for c in COLUMNS)}) "
+            f"VALUES ({', '.join('?' * len(COLUMNS))})", rows)
         total += len(rows)
         linked.append(f"{doc_id}→{source}")
     return f"{total} term mentions ({', '.join(linked)})"
@@ -285,6 +190,10 @@ def compute(db: sqlite_utils.Database, doc_ids: list[str]) -> str:
 
 def matcher_for(db: Any, glossary_doc: str, older_text: bool) -> TermMatcher:
     """A matcher over the linkable names of `glossary_doc`'s entries."""
+    return TermMatcher(_names(db, glossary_doc, older_text))
+
+
+def _names(db: Any, glossary_doc: str, older_text: bool) -> list[tuple[int, str]]:
     names = []
     for glossary_id, term, aliases, obsolete in db.execute(
         "SELECT id, term, aliases, obsolete FROM glossary WHERE document = ? ORDER BY position",
@@ -295,39 +204,37 @@ def matcher_for(db: Any, glossary_doc: str, older_text: bool) -> TermMatcher:
         names.extend((glossary_id, n, n != term)
                      for n in term_names({"term": term, "aliases": aliases}))
     # a name shared by several entries links the one it heads ("Tap", not "{T} Tap")
-    return TermMatcher((glossary_id, n) for glossary_id, n, _ in sorted(names, key=lambda x: x[2]))
+    return [(glossary_id, n) for glossary_id, n, _ in sorted(names, key=lambda x: x[2])]
 
 
-def _mentions(db: sqlite_utils.Database, doc_id: str, source: str,
-              docs: dict[str, dict[str, Any]]) -> Iterator[dict[str, Any]]:
-    older = _months(docs[doc_id]["effective_date"]) < _months(docs[source]["effective_date"])
-    matcher = matcher_for(db, source, older)
-    own = _own_entries(db, doc_id, matcher)
-    blocked = _reference_spans(db, doc_id)
-    items = [(row[0], None, row[1], row[0]) for row in db.execute(
-        "SELECT id, text FROM rules WHERE document = ? AND text IS NOT NULL ORDER BY position",
-        [doc_id])]
-    items += [(row[1], row[0], row[2], row[1]) for row in db.execute(
-        "SELECT id, rule_id, text FROM examples WHERE document = ? ORDER BY id", [doc_id])]
-    texts = [item[2] for item in items]
-    for (rule_id, example_id, text, owner), doc in zip(
-            items, _nlp().tokenizer.pipe(texts, batch_size=512), strict=True):
+def _mentions(job: Job, matcher: TermMatcher,
+              memo: dict[tuple[str, tuple, frozenset], list[tuple[int, int, int]]]
+              ) -> list[tuple]:
+    """The mention rows of a job's texts; `memo` holds what `matcher` found in a text with
+    given blocked spans and own entries (the same, whichever document the text is in)."""
+    own = _own_entries(job.titles, matcher)
+    blocked = _reference_spans(job)
+    asks = []
+    for rule_id, example_id, text, owner in job.items:
         key = ("examples", example_id) if example_id else ("rules", rule_id)
         spans = blocked.get(key, []) + [m.span() for m in PLACEHOLDER.finditer(text)]
-        for m in matcher.find(_tokens(doc), spans, own.get(owner, set())):
-            yield {"document": doc_id, "glossary_id": m.glossary_id,
-                   "rule_id": None if example_id else rule_id, "example_id": example_id,
-                   "start": m.start, "end": m.end, "text": text[m.start:m.end]}
+        asks.append((text, tuple(spans), frozenset(own.get(owner, ()))))
+    new = [ask for ask in dict.fromkeys(asks) if ask not in memo]
+    for ask, doc in zip(new, _nlp().tokenizer.pipe([ask[0] for ask in new], batch_size=512),
+                        strict=True):
+        memo[ask] = [(m.start, m.end, m.glossary_id)
+                     for m in matcher.find(_tokens(doc, ask[0]), list(ask[1]), set(ask[2]))]
+    return [(job.doc_id, glossary_id, None if example_id else rule_id, example_id, start, end,
+             text[start:end])
+            for (rule_id, example_id, text, _), ask in zip(job.items, asks, strict=True)
+            for start, end, glossary_id in memo[ask]]
 
 
-def _own_entries(db: sqlite_utils.Database, doc_id: str,
+def _own_entries(titles: list[tuple[int, int | None, str, str | None]],
                  matcher: TermMatcher) -> dict[int, set[int]]:
     """Per rule id, the entries it defines itself: its title or an enclosing rule's names one."""
-    rows = db.execute(
-        "SELECT id, parent_id, kind, title FROM rules WHERE document = ? ORDER BY position",
-        [doc_id]).fetchall()
     own: dict[int, set[int]] = {}
-    for rule_id, parent_id, kind, title in rows:
+    for rule_id, parent_id, kind, title in titles:
         entries = set(own.get(parent_id, set()))
         if kind in TITLED_KINDS and title:
             toks = tokens_of(title)
@@ -338,18 +245,12 @@ def _own_entries(db: sqlite_utils.Database, doc_id: str,
     return own
 
 
-def _reference_spans(db: sqlite_utils.Database,
-                     doc_id: str) -> dict[tuple[str, int], list[tuple[int, int]]]:
+def _reference_spans(job: Job) -> dict[tuple[str, int], list[tuple[int, int]]]:
     """Per rule or example, the character spans of its cross-references with a quoted title."""
-    texts = {("rules", i): t for i, t in db.execute(
-        "SELECT id, text FROM rules WHERE document = ?", [doc_id])}
-    texts.update({("examples", i): t for i, t in db.execute(
-        "SELECT id, text FROM examples WHERE document = ?", [doc_id])})
+    texts = {("examples", example_id) if example_id else ("rules", rule_id): text
+             for rule_id, example_id, text, _ in job.items}
     spans: dict[tuple[str, int], list[tuple[int, int]]] = {}
-    for table, rule_id, example_id, start, end in db.execute(
-        "SELECT source_table, rule_id, example_id, start, [end] FROM [references] "
-        "WHERE document = ? AND source_table IN ('rules', 'examples')", [doc_id]
-    ):
+    for table, rule_id, example_id, start, end in job.references:
         key = (table, example_id if table == "examples" else rule_id)
         title = QUOTED_TITLES.match(texts.get(key) or "", end)
         spans.setdefault(key, []).append((start, title.end() if title else end))

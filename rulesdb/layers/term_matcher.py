@@ -1,0 +1,208 @@
+"""Glossary-term matching for the terms layer: texts cut into tokens with their lemma (spaCy's
+English tokenizer and lookup lemmatizer table), and the names of a glossary found in them,
+longest first (see rulesdb.layers.terms for what counts as a mention).
+
+spaCy is imported only here, on first use; nothing is downloaded at run time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+# "play" after these is the zone ("come into play", "removed from play"), not the act of playing
+ZONE_PLAY = {"into", "from", "onto"}
+SUFFIXES = (("ies", "y"), ("es", ""), ("s", ""), ("ed", ""), ("ing", ""), ("ed", "e"), ("ing", "e"))
+
+
+@dataclass(frozen=True)
+class Name:
+    """One linkable name of a glossary entry."""
+
+    glossary_id: int
+    lowers: tuple[str, ...]
+    lemmas: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Mention:
+    """A glossary term found in a text: character span and the entry it names."""
+
+    start: int
+    end: int
+    glossary_id: int
+
+
+@cache
+def _nlp() -> Any:
+    import spacy
+
+    nlp = spacy.blank("en")
+    # only token offsets are read: lexical attributes (like_num, is_stop…) computed for every
+    # new word would be wasted, and they do not change where tokens break
+    nlp.vocab.lex_attr_getters = {}
+    return nlp
+
+
+class _Lemmas(dict):
+    """Lower-case form → lemma, from the lookup lemmatizer's table, memoized."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        # the table the lookup-mode lemmatizer reads, loaded alone (a pipeline to hold it
+        # costs more and adds nothing: its lookup is this `get`)
+        from spacy.lookups import load_lookups
+
+        self.table = load_lookups("en", ["lemma_lookup"]).get_table("lemma_lookup")
+
+    def __missing__(self, lower: str) -> str:
+        lemma = self[lower] = self.table.get(lower, lower)
+        return lemma
+
+
+@cache
+def _lemma_table() -> _Lemmas:
+    return _Lemmas()
+
+
+def tokens_of(text: str) -> list[tuple[int, int, str, str]]:
+    """(start, end, lower, lemma) of each token of `text`."""
+    return _tokens(_nlp().tokenizer(text), text)
+
+
+def _tokens(doc: Any, text: str) -> list[tuple[int, int, str, str]]:
+    """The tokens of `doc`, the tokenized `text` (passed in: `doc.text` rebuilds it from a
+    Token object per word, which costs more than the tokenizing)."""
+    table = _lemma_table()
+    out = []
+    # offsets from one array: creating a Token object per word costs more than the tokenizing
+    for start, length in doc.to_array(["IDX", "LENGTH"]).tolist():
+        word = text[start:start + length]
+        # hyphens dropped so "face-down" and "state-based" match "Face Down"/"State-Based"
+        if word == "-" or word.isspace():
+            continue
+        lower = word.lower()
+        out.append((start, start + length, lower, table[lower]))
+    return out
+
+
+class TermMatcher:
+    """Finds the names of a set of glossary entries in tokenized texts, longest first."""
+
+    def __init__(self, names: Iterable[tuple[int, str]]):
+        self.exact: dict[tuple[str, ...], list[int]] = {}
+        self.lemma: dict[tuple[str, ...], list[tuple[tuple[str, ...], int]]] = {}
+        self.first: set[str] = set()
+        self.words: set[str] = set()
+        self.prefixes: set[tuple[str, ...]] = set()
+        self.longest = 0
+        for glossary_id, name in names:
+            toks = tokens_of(name)
+            if not toks:
+                continue
+            lowers = tuple(t[2] for t in toks)
+            lemmas = tuple(t[3] for t in toks)
+            self.exact.setdefault(lowers, []).append(glossary_id)
+            self.prefixes.update(lowers[:n] for n in range(1, len(lowers) + 1))
+            self.first.add(lowers[0])
+            self.longest = max(self.longest, len(toks))
+            # a one-word name that is itself inflected ("Tapped", "Placed") matches only as
+            # printed: "taps" is Tap, "takes place" is not Placed
+            if len(toks) > 1 or lowers == lemmas:
+                self.lemma.setdefault(lemmas, []).append((lowers, glossary_id))
+                self.prefixes.update(lemmas[:n] for n in range(1, len(lemmas) + 1))
+                self.first.add(lemmas[0])
+                self.words.update(lemmas)
+        self._stems: dict[str, str] = {}
+        self._norm: dict[str, str] = {}
+        self._entries: dict[tuple[tuple[str, ...], tuple[str, ...]], int | None] = {}
+
+    def _normalize(self, lower: str, lemma: str) -> str:
+        self._norm[lower] = self.stem(lower, lemma)
+        return self._norm[lower]
+
+    def stem(self, lower: str, lemma: str) -> str:
+        """`lemma`, or when that is no word of any name (the lookup table lacks "permanents",
+        maps "phases" to "phasis") the regular-suffix stem of `lower` that is one."""
+        if lemma in self.words:
+            return lemma
+        if lower not in self._stems:
+            self._stems[lower] = lemma
+            for end, add in SUFFIXES:
+                if not lower.endswith(end) or len(lower) < len(end) + 3:
+                    continue
+                cut = lower[: -len(end)] + add
+                if cut in self.words:
+                    self._stems[lower] = cut
+                    break
+                if not add and cut[-1] == cut[-2] and cut[:-1] in self.words:  # "untapped"
+                    self._stems[lower] = cut[:-1]
+                    break
+        return self._stems[lower]
+
+    def find(self, toks: list[tuple[int, int, str, str]],
+             blocked: list[tuple[int, int]] = (), skip: set[int] = frozenset()) -> list[Mention]:
+        """Non-overlapping mentions, longest first; none overlapping `blocked` char spans.
+        A name of an entry in `skip` is left unlinked and nothing inside it is linked."""
+        norm = self._norm
+        toks = [(a, b, lower, norm[lower] if lower in norm else self._normalize(lower, lemma))
+                for a, b, lower, lemma in toks]
+        candidates: list[tuple[int, int, int, int]] = []  # (-length, start token, end, id)
+        for i, tok in enumerate(toks):
+            if tok[2] not in self.first and tok[3] not in self.first:
+                continue
+            if tok[3] == "play" and i and toks[i - 1][2] in ZONE_PLAY:
+                continue
+            best, lowers, lemmas = None, (), ()
+            for j in range(i, min(i + self.longest, len(toks))):
+                lowers, lemmas = (*lowers, toks[j][2]), (*lemmas, toks[j][3])
+                if lowers not in self.prefixes and lemmas not in self.prefixes:
+                    break
+                glossary_id = self._entry(lowers, lemmas)
+                if glossary_id is not None:
+                    best = (j + 1, glossary_id)
+            if best:
+                candidates.append((i - best[0], i, *best))
+        taken = [False] * len(toks)
+        mentions = []
+        for _, i, j, glossary_id in sorted(candidates):
+            start, end = toks[i][0], toks[j - 1][1]
+            if any(taken[i:j]) or any(s < end and start < e for s, e in blocked):
+                continue
+            taken[i:j] = [True] * (j - i)
+            if glossary_id not in skip:
+                mentions.append(Mention(start, end, glossary_id))
+        return sorted(mentions, key=lambda m: m.start)
+
+    def _entry(self, lowers: tuple[str, ...], lemmas: tuple[str, ...]) -> int | None:
+        key = (lowers, lemmas)
+        if key not in self._entries:
+            self._entries[key] = self._lookup(lowers, lemmas)
+        return self._entries[key]
+
+    def _lookup(self, lowers: tuple[str, ...], lemmas: tuple[str, ...]) -> int | None:
+        exact = self.exact.get(lowers)
+        if exact:
+            return exact[0]
+        by_lemma = self.lemma.get(lemmas)
+        if not by_lemma:
+            return None
+        # several names share the lemmas ("blocking creatures": Blocked/Blocking Creature):
+        # the one spelled most like the text wins
+        return max(by_lemma, key=lambda c: sum(
+            _shared_prefix(a, b) for a, b in zip(c[0], lowers, strict=True)))[1]
+
+
+def _shared_prefix(a: str, b: str) -> int:
+    n = 0
+    while n < min(len(a), len(b)) and a[n] == b[n]:
+        n += 1
+    return n
+
+
+def warm_up() -> None:
+    """Load spaCy's tokenizer and the lemma table now (they take most of a second)."""
+    _nlp()
+    _lemma_table()

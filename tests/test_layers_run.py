@@ -1,0 +1,247 @@
+"""The layers run with the terms layer in a worker process, and run by `add` over the new
+editions only: both leave exactly the rows of running every layer here over everything."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+import sqlite_utils
+from test_add import release
+
+from rulesdb.add import add_files
+from rulesdb.build import build
+from rulesdb.layers import LAYERS
+from rulesdb.layers.run import Background, run_layers
+
+from conftest import SOURCES, corpus_files, needs_corpus
+
+LAYER_TABLES = ("alignments", "lineages", "concept_links", "term_mentions")
+CHAPTER7 = SOURCES / "cr-2025-06-06-chapter7.txt"
+
+
+def chapter7_release(date: str) -> bytes:
+    """A whole synthetic release holding the real chapter 7 of 2025-06-06, printed as `date`."""
+    text = release(date=date)
+    start, end = text.index("702. Keyword Abilities"), text.index("\nGlossary\n\nActive")
+    return (text[:start] + CHAPTER7.read_text(encoding="utf-8") + text[end:]).encode("utf-8")
+
+
+def layer_rows(db_path: Path) -> dict[str, Counter]:
+    """The rows of the layer tables, row ids replaced by what they name (document and
+    position), so that databases whose rows were written in another order compare equal."""
+    db = sqlite_utils.Database(db_path)
+    names = {
+        "rule": {i: (d, p) for i, d, p in db.execute("SELECT id, document, position FROM rules")},
+        "glossary": {i: (d, p) for i, d, p in db.execute(
+            "SELECT id, document, position FROM glossary")},
+        "example": {i: (d, n, p, label) for i, d, n, p, label in db.execute(
+            "SELECT id, document, number, position, label FROM examples")},
+    }
+    found = {}
+    for table in LAYER_TABLES:
+        columns = [c.name for c in db[table].columns if c.name != "id"]
+        rows = Counter()
+        for row in db.execute(f"SELECT {', '.join(f'[{c}]' for c in columns)} FROM [{table}]"):
+            rows[tuple(
+                names[kind].get(value, value) if (kind := _id_kind(column)) else value
+                for column, value in zip(columns, row, strict=True))] += 1
+        found[table] = rows
+    return found
+
+
+def _id_kind(column: str) -> str | None:
+    for kind in ("rule", "glossary", "example"):
+        if column.endswith(f"{kind}_id"):
+            return kind
+    return None
+
+
+def all_rows(db_path: Path) -> dict[str, list]:
+    """Every row of the layer tables, ids included, in id order."""
+    db = sqlite_utils.Database(db_path)
+    return {table: db.execute(f"SELECT * FROM [{table}] ORDER BY id").fetchall()
+            for table in LAYER_TABLES}
+
+
+@pytest.fixture(scope="module")
+def bundled(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("bundled") / "rules.db"
+    build(path, SOURCES)
+    return path
+
+
+# --- the worker -------------------------------------------------------------------------------
+
+
+# Each case runs in a fresh process: forking is refused while threads run (see can_fork), and
+# other tests of the suite leave some running.
+WORKER_PRELUDE = """
+import os, sys
+from rulesdb.layers.run import Background, can_fork
+
+def pid(_arg):
+    return os.getpid()
+
+def square_unless_worker(arg):
+    parent, value = arg
+    if os.getpid() != parent:
+        os._exit(3)  # a worker that dies without a word
+    return value * value
+
+def reaped(pid):
+    try:
+        os.waitpid(pid, os.WNOHANG)
+    except ChildProcessError:
+        return True
+    return False
+
+if not can_fork():
+    print("no fork")
+    sys.exit()
+"""
+WORKER_CASES = {
+    "a job runs in another process": """
+work = Background()
+work.submit(pid, None)
+assert work.result() != os.getpid()
+assert work.pid is None
+""",
+    "a dead worker leaves the job to this process": """
+work = Background()
+work.submit(square_unless_worker, (os.getpid(), 7))
+assert work.result() == 49
+""",
+    "a worker whose warm-up failed leaves the job to this process": """
+def broken():
+    raise ImportError("no spaCy here")
+
+work = Background(broken)
+child = work.pid
+# gone (not yet reaped) before the job is submitted: nobody reads the job's signal
+os.waitid(os.P_PID, child, os.WEXITED | os.WNOWAIT)
+work.submit(square_unless_worker, (os.getpid(), 7))
+assert work.result() == 49
+assert work.pid is None and reaped(child)
+""",
+    "a worker cancelled before a job is stopped and reaped": """
+work = Background(lambda: None)
+child = work.pid
+work.cancel()
+assert work.pid is None and reaped(child)
+""",
+    "a worker cancelled after a job is stopped and reaped": """
+work = Background(lambda: None)
+child = work.pid
+work.submit(pid, None)
+work.cancel()
+assert work.pid is None and reaped(child)
+""",
+}
+
+
+@pytest.mark.parametrize("case", list(WORKER_CASES))
+def test_worker(case):
+    script = WORKER_PRELUDE + WORKER_CASES[case] + "print('ok')"
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    if out.stdout.strip() == "no fork":
+        pytest.skip("no worker process can be forked on this machine")
+    assert out.stdout.strip() == "ok"
+
+
+def test_without_workers_the_job_runs_here(monkeypatch):
+    monkeypatch.setenv("RULESDB_WORKERS", "0")
+    work = Background()
+    assert work.pid is None
+    work.submit(_getpid, None)
+    assert work.result() == os.getpid()
+
+
+def _getpid(_arg: object) -> int:
+    return os.getpid()
+
+
+def test_an_error_in_a_layer_stops_the_worker_and_surfaces(bundled, tmp_path):
+    path = tmp_path / "rules.db"
+    shutil.copyfile(bundled, path)
+
+    def broken(db, doc_ids):
+        raise RuntimeError("layer failed")
+
+    layers = {**LAYERS, "lineage": broken}
+    db = sqlite_utils.Database(path)
+    with pytest.raises(RuntimeError, match="layer failed"):
+        run_layers(db, ["cr-2009-02-01", "cr-2025-06-06"], layers=layers)
+
+
+# --- the same rows whichever way the layers ran -------------------------------------------------
+
+
+# Run in a fresh process: forking is refused while threads run, and other tests leave some.
+RUN_LAYERS = """
+import sys, sqlite_utils
+from rulesdb.layers.run import can_fork, run_layers
+db = sqlite_utils.Database(sys.argv[1])
+ids = [row[0] for row in db.execute("SELECT id FROM documents ORDER BY rowid")]
+for table in sys.argv[2:]:  # nothing left over from the build to compare with by accident
+    db.execute(f"DELETE FROM [{table}]")
+times = run_layers(db, ids)
+db.conn.commit()
+print(can_fork(), "spacy" in sys.modules, list(times.summaries))
+"""
+
+
+@pytest.mark.parametrize("workers", ["1", "0"])
+def test_layers_in_a_worker_write_exactly_what_running_them_here_does(
+        bundled, tmp_path, workers):
+    """The bundled build ran every layer here; running them again, the terms layer in a
+    worker (or not), gives the same rows with the same ids."""
+    path = tmp_path / "rules.db"
+    shutil.copyfile(bundled, path)
+    out = subprocess.run([sys.executable, "-c", RUN_LAYERS, str(path), *LAYER_TABLES],
+                         env={**os.environ, "RULESDB_WORKERS": workers}, check=True,
+                         capture_output=True, text=True).stdout.split(maxsplit=2)
+    forked, spacy_here, names = out[0] == "True", out[1] == "True", out[2].strip()
+    assert names == repr(list(LAYERS))
+    # spaCy is imported by whichever process found the terms
+    assert spacy_here is not forked
+    if workers == "0":
+        assert not forked
+    elif not forked:
+        pytest.skip("no worker process can be forked on this machine")
+    assert all_rows(path) == all_rows(bundled)
+
+
+def test_adding_editions_one_by_one_gives_the_rows_of_building_them_at_once(bundled, tmp_path):
+    """`add` aligns only the pairs the new edition touches and finds terms in it alone; a
+    rebuild (which keeps added editions) computes every layer over everything at once."""
+    path = tmp_path / "rules.db"
+    shutil.copyfile(bundled, path)
+    for name, date in [("a.txt", "January 10, 2020"), ("b.txt", "March 1, 2010")]:
+        (tmp_path / name).write_bytes(chapter7_release(date))
+        add_files(path, [tmp_path / name])
+    added = layer_rows(path)
+    pairs = {(row[0], row[1]) for row in added["alignments"]}
+    assert pairs == {("cr-2009-02-01", "cr-2010-03-01"), ("cr-2010-03-01", "cr-2020-01-10"),
+                     ("cr-2020-01-10", "cr-2025-06-06")}
+    assert {row[0] for row in added["term_mentions"]} >= {"cr-2010-03-01", "cr-2020-01-10"}
+    build(path, SOURCES)
+    assert layer_rows(path) == added
+
+
+@needs_corpus
+def test_adding_real_releases_one_by_one_or_at_once_gives_the_same_rows(bundled, tmp_path):
+    files = corpus_files()[:3]
+    one, once = tmp_path / "one.db", tmp_path / "once.db"
+    shutil.copyfile(bundled, one)
+    shutil.copyfile(bundled, once)
+    for file in reversed(files):  # newest first: each later add lands between stored editions
+        add_files(one, [file])
+    add_files(once, files)
+    assert layer_rows(one) == layer_rows(once)
