@@ -28,6 +28,17 @@ needs_corpus = pytest.mark.skipif(not corpus_files(), reason="../shared/corpus/c
 
 
 @pytest.fixture(scope="session")
+def bundled_db(tmp_path_factory) -> Path:
+    """A database built once per session from the bundled sources; tests only read it
+    (a test that writes copies it first)."""
+    from rulesdb.build import build
+
+    path = tmp_path_factory.mktemp("bundled") / "rules.db"
+    build(path, SOURCES)
+    return path
+
+
+@pytest.fixture(scope="session")
 def source_bytes() -> dict[str, bytes]:
     """The bytes of each bundled source, by document id."""
     return {doc_id: path.read_bytes() for doc_id, path in SOURCE_FILES.items()}

@@ -12,19 +12,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rulesdb import analysis, edition_diff, figures, wordiff
-from rulesdb.build import build
 from rulesdb.highlight import Edit, changed_words
-
-from conftest import SOURCES
 
 DATES = ["1995", "1999-04", "2005", "2009-02-01", "2025-06-06"]
 
 
 @pytest.fixture(scope="module")
-def db_path(tmp_path_factory) -> Path:
-    path = tmp_path_factory.mktemp("analysis") / "rules.db"
-    build(path, SOURCES)
-    return path
+def db_path(bundled_db) -> Path:
+    return bundled_db
 
 
 @pytest.fixture(scope="module")

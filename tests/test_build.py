@@ -22,10 +22,8 @@ DOC_IDS = ["cr-2009-02-01", "cr-2025-06-06", "rulings-1999-04", "rulebook-2005",
 
 
 @pytest.fixture(scope="session")
-def built(tmp_path_factory) -> sqlite_utils.Database:
-    path = tmp_path_factory.mktemp("db") / "rules.db"
-    build(path, SOURCES)
-    return sqlite_utils.Database(path)
+def built(bundled_db) -> sqlite_utils.Database:
+    return sqlite_utils.Database(bundled_db)
 
 
 def test_every_document_is_built(built):

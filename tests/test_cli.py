@@ -9,17 +9,14 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from rulesdb.build import build
 from rulesdb.cli import cli
 
-from conftest import ROOT, SOURCES
+from conftest import ROOT
 
 
 @pytest.fixture(scope="module")
-def db_path(tmp_path_factory):
-    path = tmp_path_factory.mktemp("cli") / "rules.db"
-    build(path, SOURCES)
-    return path
+def db_path(bundled_db):
+    return bundled_db
 
 
 def run(*args, db=None):

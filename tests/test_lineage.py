@@ -192,9 +192,8 @@ def test_word_level_rendering_marks_changed_words_and_escapes(old, new, text, ma
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    path = tmp_path_factory.mktemp("lineage") / "rules.db"
-    build(path, SOURCES)
+def built(bundled_db):
+    path = bundled_db
     conn = sqlite3.connect(path)
     conn.row_factory = sqlite3.Row
     return path, conn

@@ -12,19 +12,14 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rulesdb.build import build
 from rulesdb.cli import cli
 from rulesdb.lookup import HIT_START, fts_query, looks_like_rule_number, search
 from rulesdb.query import connect
 
-from conftest import SOURCES
-
 
 @pytest.fixture(scope="module")
-def db_path(tmp_path_factory):
-    path = tmp_path_factory.mktemp("lookup") / "rules.db"
-    build(path, SOURCES)
-    return path
+def db_path(bundled_db):
+    return bundled_db
 
 
 @pytest.fixture(scope="module")

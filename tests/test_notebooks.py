@@ -31,13 +31,6 @@ def notebook_path(name: str) -> Path:
 
 
 @pytest.fixture(scope="module")
-def bundled_db(tmp_path_factory) -> Path:
-    path = tmp_path_factory.mktemp("bundled") / "rules.db"
-    build(path, SOURCES)
-    return path
-
-
-@pytest.fixture(scope="module")
 def corpus_db(tmp_path_factory) -> Path:
     from rulesdb.add import add_files
 

@@ -13,7 +13,6 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from rulesdb.build import build
 from rulesdb.catalog import load_catalog
 from rulesdb.cli import cli
 from rulesdb.schema import TABLES
@@ -24,10 +23,8 @@ from conftest import ROOT, SOURCES
 
 
 @pytest.fixture(scope="module")
-def db_path(tmp_path_factory):
-    path = tmp_path_factory.mktemp("site") / "bundled.db"
-    build(path, SOURCES)
-    return path
+def db_path(bundled_db):
+    return bundled_db
 
 
 @pytest.fixture(scope="module")

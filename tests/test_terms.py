@@ -10,10 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rulesdb.build import build
 from rulesdb.layers.terms import TermMatcher, glossary_for, tokens_of
 
-from conftest import ROOT, SOURCES
+from conftest import ROOT
 
 DATA = ROOT / "tests" / "data"
 # Sentences drawn at random from the rule texts of all five documents; the terms in them were
@@ -22,10 +21,8 @@ SAMPLES = ["term_sample.jsonl", "term_sample_holdout.jsonl"]
 
 
 @pytest.fixture(scope="module")
-def conn(tmp_path_factory):
-    path = tmp_path_factory.mktemp("terms") / "rules.db"
-    build(path, SOURCES)
-    connection = sqlite3.connect(path)
+def conn(bundled_db):
+    connection = sqlite3.connect(bundled_db)
     yield connection
     connection.close()
 
