@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from rulesdb.cli import cli
 from rulesdb.trace import cite
+from rulesdb.trace.python_source import python_source
 from rulesdb.trace.renumber import Renumbered
 from rulesdb.trace.scan import scan
 from rulesdb.trace.status import Checker
@@ -299,6 +300,72 @@ def test_python_docstrings_decorators_comments_and_nesting(tmp_path):
                     (8, "704.5h", "Game.loyalty.inner"), (10, "704.5a", None),
                     (11, "704.5c", "test_704_5c_poison")]
 
+
+
+# Python goes through tokenize/ast: (source, expected (line, number, form, function) rows)
+PYTHON_CASES = {
+    "docstring": (
+        'def lose():\n    """A player with 0 life loses (CR 704.5a)."""\n    return 0\n',
+        [(2, "704.5a", "marker", "lose")]),
+    "comment in a method of a class": (
+        "class Combat:\n    def damage(self):\n        x = 1\n        # rule 702.19b\n"
+        "        return x\n",
+        [(4, "702.19b", "marker", "Combat.damage")]),
+    "decorator argument": (
+        'class Sba:\n    @enforces("CR 704.5g")\n    def lethal(self):\n        pass\n',
+        [(2, "704.5g", "marker", "Sba.lethal")]),
+    "multi-line decorator argument": (
+        '@pytest.mark.parametrize("rule", [\n    "704.5a",\n    "704.5b",\n])\n'
+        "def test_sba(rule):\n    pass\n",
+        [(2, "704.5a", "bare", "test_sba"), (3, "704.5b", "bare", "test_sba")]),
+    "f-string": (
+        'def log(n):\n    print(f"{n} dies: rule 704.5g, {n!r:>{n}}")\n',
+        [(2, "704.5g", "marker", "log")]),
+    "string literal": (
+        "def check():\n    raise ValueError('see CR 704.5f')\n",
+        [(2, "704.5f", "marker", "check")]),
+    "a '#' inside a string is not a comment": (
+        'def f():\n    tag = "#"; sba = stateBasedAction704_5d\n',
+        [(2, "704.5d", "identifier", "f")]),
+    "an escaped quote does not end a triple-quoted string": (
+        'def f():\n    s = """a \\""" stateBasedAction704_5d """\n    return s\n',
+        []),
+    "def inside an if block, comment trailing the body": (
+        "if True:\n    class Zone:\n        def move(self):\n            pass\n"
+        "            # CR 400.7 a moved object is new\n\nx = 1\n",
+        [(5, "400.7", "marker", "Zone.move")]),
+    "comment block above a def": (
+        "class Game:\n    # CR 704.5f\n\n    # more words\n    async def loyalty(self):\n"
+        "        pass\n",
+        [(2, "704.5f", "marker", "Game.loyalty")]),
+    "byte-order mark": (
+        "\ufeff# CR 704.5a\ndef f():\n    pass\n",
+        [(1, "704.5a", "marker", "f")]),
+    "syntax error falls back to the regex lexer": (
+        "class Broken:\n    def lose(self:\n        # CR 704.5a\n        return 0\n",
+        [(3, "704.5a", "marker", "Broken.lose")]),
+    "unterminated string falls back": (
+        'def f():\n    # rule 702.2c\n    s = """never closed\n',
+        [(2, "702.2c", "marker", "f")]),
+}
+
+
+@pytest.mark.parametrize("source, expected", PYTHON_CASES.values(), ids=PYTHON_CASES)
+def test_python_through_tokenize_and_ast(tmp_path, source, expected):
+    (tmp_path / "engine.py").write_text(source)
+    rows = [(c.line, c.number, c.form, c.function) for c in scan(tmp_path, None).citations]
+    assert rows == expected
+
+
+@pytest.mark.parametrize("source, parsed", [
+    ("def f():\n    pass\n", True),
+    ("\ufeffdef f():\n    pass\n", True),
+    ("def f(:\n    pass\n", False),
+    ('s = """open\n', False),
+    ("if x:\n        a = 1\n    b = 2\n", False),
+])
+def test_python_source_falls_back_only_on_broken_files(source, parsed):
+    assert (python_source(source) is not None) == parsed
 
 # --- command line -----------------------------------------------------------------------
 

@@ -2,7 +2,8 @@
 
 Files that cannot be scanned (unreadable, binary, not UTF-8, huge) and symlink loops are
 skipped and counted, never fatal. Files without a rule-shaped number are dismissed on their
-raw bytes; large trees are scanned by a process pool.
+raw bytes; large trees are scanned by a process pool. Python files are read by tokenize/ast
+(python_source.py), other languages and unparsable Python by the regex lexers (lexers.py).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import NamedTuple
 
 from . import cite
 from .lexers import LANGUAGES, Source
+from .python_source import PythonSource, python_source
 
 MAX_BYTES = 8 * 1024 * 1024
 ABOUT = 100  # characters of the comment or string either side that say what code is about
@@ -104,11 +106,15 @@ def scan_file(path: Path, relative: str, known: frozenset[str] | None,
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         return [], "not UTF-8", len(data)
-    source = Source(text, LANGUAGES[path.suffix.lower()])
+    language = LANGUAGES[path.suffix.lower()]
+    source: Source | PythonSource | None = None
+    if language == "python":
+        source = python_source(text)  # None when tokenize/ast reject it: regex lexer then
+    source = source or Source(text, language)
     return list(_citations(text, source, relative, known)), None, len(data)
 
 
-def _citations(text: str, source: Source, relative: str,
+def _citations(text: str, source: Source | PythonSource, relative: str,
                known: frozenset[str] | None) -> Iterator[Citation]:
     is_known = known.__contains__ if known is not None else None
     consumed = 0
