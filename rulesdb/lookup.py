@@ -270,7 +270,7 @@ def rule_view(conn: sqlite3.Connection, rule: Row, tree: bool = False,
     """query.rule_view with each item's glossary terms and references; the direct subrules
     only unless `tree`; examples emptied unless `examples`."""
     rows = query.subtree(conn, rule)
-    view = query.rule_view(conn, rule)
+    view = query.rule_view(conn, rule, rows=rows)
     if not tree:
         view["subrules"] = [s for s in view["subrules"] if s["parent"] == view["number"]]
     ids = {row["number"]: row["id"] for row in rows}

@@ -89,9 +89,14 @@ def subtree(conn: sqlite3.Connection, rule: Row) -> list[Row]:
     return [dict(row) for row in rows]
 
 
-def rule_view(conn: sqlite3.Connection, rule: Row, with_subtree: bool = True) -> Row:
-    """A rule as the CLI shows it: its fields, examples and (optionally) descendants."""
-    rows = subtree(conn, rule) if with_subtree else [rule]
+def rule_view(conn: sqlite3.Connection, rule: Row, with_subtree: bool = True,
+              rows: list[Row] | None = None) -> Row:
+    """A rule as the CLI shows it: its fields, examples and (optionally) descendants.
+
+    `rows` is the rule's subtree when the caller already read it.
+    """
+    if rows is None:
+        rows = subtree(conn, rule) if with_subtree else [rule]
     by_id = examples(conn, [row["id"] for row in rows])
     items = [_rule_item(row, by_id[row["id"]]) for row in rows]
     head = items[0]
