@@ -33,13 +33,12 @@ mirror of aligning (A, B).
 
 from __future__ import annotations
 
-import re
 from collections import Counter, defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from functools import cached_property
+from dataclasses import dataclass
 from itertools import chain
 
+from .coverage import Coverage
 from .lineage_text import cited_numbers, normalize, prepared, ratio
 
 RARE_DF = 60
@@ -50,6 +49,10 @@ MIN_SHORT_SIMILARITY = 0.8  # texts of at most SHORT words (headings) need more
 SHORT = 3
 SPLIT_CONTAINMENT = 0.8
 MIN_ORDER_SIMILARITY = 0.35
+# A rule moving between two families that are both matched elsewhere ("Multiple instances of
+# changeling …" vs "… of deathtouch …") must be near-identical: template sentences differ
+# only in the name of their family.
+MIN_CROSS_FAMILY_SIMILARITY = 0.95
 
 PAIR_OPS = ("unchanged", "edited", "renumbered", "renumbered_edited")
 MIRROR = {"added": "removed", "removed": "added", "split": "merged", "merged": "split"}
@@ -75,41 +78,6 @@ class Change:
     new: str | None
     similarity: float
     citations_only: bool = False
-
-
-@dataclass(frozen=True)
-class Coverage:
-    """What a document covers: every rule, or (partial) these three-digit sections."""
-
-    partial: bool = False
-    sections: frozenset[int] = field(default_factory=frozenset)
-
-    @classmethod
-    def from_covers(cls, partial: bool, covers: Sequence[str]) -> Coverage:
-        """From a document's `covers` list ("700-731", "100-609", "glossary")."""
-        sections: set[int] = set()
-        for span in covers:
-            match = re.fullmatch(r"(\d{3})-(\d{3})", span)
-            if match:
-                sections.update(range(int(match[1]), int(match[2]) + 1))
-        return cls(partial, frozenset(sections))
-
-    def contains(self, number: str) -> bool:
-        """Whether a rule with this number would be in the document."""
-        if not self.partial or not self.sections:
-            return True
-        head = number.split(".")[0]
-        if not head.isdigit():
-            return False
-        if len(head) == 1:
-            return int(head) in self.chapters
-        return int(head) in self.sections
-
-    @cached_property
-    def chapters(self) -> frozenset[int]:
-        """The one-digit chapters the covered sections lie in."""
-        return frozenset(section // 100 for section in self.sections)
-
 
 
 class _Side:
@@ -204,6 +172,9 @@ class _Matcher:
             same_parent = self._parents_match(i, j)
             short = min(len(old.words[i]), len(new.words[j])) <= SHORT
             floor = MIN_SHORT_SIMILARITY if short and not same_parent else MIN_SIMILARITY
+            if not same_parent and (self._crosses_families(i, j)
+                                    or self._names_other_family(i, j)):
+                floor = MIN_CROSS_FAMILY_SIMILARITY
             if sim < floor:
                 continue
             same_number = self.old.rules[i].number == self.new.rules[j].number
@@ -225,6 +196,28 @@ class _Matcher:
     def _order_similar(self, i: int, j: int) -> bool:
         """Words in much the same order too (bags of words alone match unrelated rules)."""
         return ratio(self.old.words[i], self.new.words[j]) >= MIN_ORDER_SIMILARITY
+
+    def _crosses_families(self, i: int, j: int) -> bool:
+        """Either rule's parent is matched to another rule than the other's parent."""
+        pi, pj = self.old.parents[i], self.new.parents[j]
+        if pi is None or pj is None:
+            return False
+        return (pi in self.fwd and self.fwd[pi] != pj) or (pj in self.rev and self.rev[pj] != pi)
+
+    def _names_other_family(self, i: int, j: int) -> bool:
+        """The two rules sit under differently titled parents and one names its own parent's
+        title where the other does not ("… of bands with other …" vs "… of intimidate …")."""
+        pi, pj = self.old.parents[i], self.new.parents[j]
+        if pi is None or pj is None:
+            return False
+        ti, tj = self.old.rules[pi].title, self.new.rules[pj].title
+        if not ti or not tj:
+            return False
+        ti, tj = normalize(ti), normalize(tj)
+        if ti == tj:
+            return False
+        old_key, new_key = self.old.keys[i], self.new.keys[j]
+        return (ti in old_key and ti not in new_key) or (tj in new_key and tj not in old_key)
 
     def _parents_match(self, i: int, j: int) -> bool:
         pi, pj = self.old.parents[i], self.new.parents[j]

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 import sqlite_utils
 
+from ..coverage import Coverage
 from ..schema import ensure_schema
 
 LETTERS = "abcdefghijkmnpqrstuvwxyz"  # subrule letters skip l and o
@@ -229,9 +230,9 @@ class _Resolver:
     def __init__(self, db: sqlite_utils.Database, doc_id: str) -> None:
         self.doc_id = doc_id
         document = db["documents"].get(doc_id)
-        self.partial = bool(document["partial"])
         self.covers = json.loads(document["covers"] or "[]")
-        self.sections = _covered_sections(self.covers)
+        self.partial = bool(document["partial"])
+        self.coverage = Coverage.from_covers(self.partial, self.covers)
         self.rules: dict[str, int] = {}
         self.titles: dict[str, int] = {}
         for row_id, number, title in db.execute(
@@ -271,29 +272,12 @@ class _Resolver:
             row["target_rule_id"] = self.rules[target]
         elif "-" in target:
             row.update(status="unresolved", reason=f"{found.cited} is not a range of rules")
-        elif self.partial and not self._covered(target):
+        elif not self.coverage.contains(target):
             row.update(status="outside_coverage",
                        reason=f"{self.doc_id} contains only {', '.join(self.covers)}")
         else:
             row.update(status="unresolved", reason=f"no {target} in {self.doc_id}")
         return row
-
-    def _covered(self, number: str) -> bool:
-        if not self.sections:
-            return True
-        head = number.split(".")[0]
-        if len(head) == 1:  # a chapter: covered when one of its sections is
-            return any(section // 100 == int(head) for section in self.sections)
-        return head.isdigit() and int(head) in self.sections
-
-
-def _covered_sections(covers: list[str]) -> set[int]:
-    sections: set[int] = set()
-    for span in covers:
-        match = re.fullmatch(r"(\d{3})-(\d{3})", span)
-        if match:
-            sections.update(range(int(match[1]), int(match[2]) + 1))
-    return sections
 
 
 def _document_references(db: sqlite_utils.Database, doc_id: str) -> Iterator[dict]:

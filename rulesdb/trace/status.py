@@ -13,6 +13,7 @@ import re
 import sqlite3
 from dataclasses import dataclass
 
+from ..coverage import Coverage
 from .cite import words
 from .renumber import Renumbering
 from .scan import Citation
@@ -59,12 +60,8 @@ class Checker:
             self.rules[number] = (rule_id, parent, (text or "").lower())
         document = conn.execute("SELECT partial, covers FROM documents WHERE id = ?",
                                 [edition]).fetchone()
-        self.sections: set[int] = set()
-        if document and document[0]:
-            for span in json.loads(document[1] or "[]"):
-                match = re.fullmatch(r"(\d{3})-(\d{3})", span)
-                if match:
-                    self.sections.update(range(int(match[1]), int(match[2]) + 1))
+        self.coverage = Coverage.from_covers(
+            bool(document and document[0]), json.loads(document[1] or "[]") if document else [])
         self.keywords: dict[str, str] = {}
         for keyword, number in conn.execute(
             "SELECT keyword, number FROM keywords WHERE document = ? AND kind = 'ability'",
@@ -88,15 +85,12 @@ class Checker:
         if number in self.rules:
             return self._suspect(citation) or Checked("ok", number, self.rules[number][0], None)
         moved = self.renumbering.find(number, citation.hint)
-        if moved and (moved.suggestion or self._covered(number)):
+        if moved and (moved.suggestion or self.coverage.contains(number)):
             return Checked("renumbered", None, None, moved.suggestion)
-        if not self._covered(number):
+        if not self.coverage.contains(number):
             return Checked("outside_coverage", None, None, None)
         return Checked("missing", None, None, None)
 
-    def _covered(self, number: str) -> bool:
-        head = number.split(".")[0]
-        return not self.sections or (head.isdigit() and int(head) in self.sections)
 
     def _suspect(self, citation: Citation) -> Checked | None:
         cited = self._keyword(citation.number)
