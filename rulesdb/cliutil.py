@@ -60,3 +60,28 @@ def wrap(text: str, indent: str = "") -> str:
     )
 
 
+
+
+def check_document(conn: sqlite3.Connection, doc_id: str | None) -> None:
+    """InputError when `doc_id` is given and names no document of the database."""
+    if doc_id and query.document(conn, doc_id) is None:
+        raise InputError(f"no document {doc_id}; see `rulesdb docs`")
+
+
+def not_found(conn: sqlite3.Connection, number: str, doc_id: str | None,
+              what: str = "rule") -> NotFound:
+    """NotFound for a rule number, with the nearest numbers as suggestions."""
+    near = query.suggest_numbers(conn, number, doc_id)
+    hint = f"; did you mean {', '.join(near)}?" if near else ""
+    return NotFound(f"no {what} {query.normalize_number(number)}"
+                    f"{' in ' + doc_id if doc_id else ''}{hint}")
+
+
+def find_rule_or_fail(conn: sqlite3.Connection, number: str, doc_id: str | None) -> dict:
+    """The rule row `number` (in `doc_id`, else the newest document that has it); InputError
+    for an unknown document, NotFound with suggestions for an unknown rule."""
+    check_document(conn, doc_id)
+    found = query.find_rule(conn, number, doc_id)
+    if found is None:
+        raise not_found(conn, number, doc_id)
+    return found

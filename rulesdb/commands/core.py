@@ -9,11 +9,11 @@ import click
 
 from .. import query
 from ..cliutil import (
-    InputError,
     NotFound,
     db_option,
     default_sources,
     echo_json,
+    find_rule_or_fail,
     json_option,
     open_db,
 )
@@ -107,14 +107,7 @@ def rule(number: str, doc_id: str | None, tree: bool, examples: bool, db_path: P
         rulesdb rule 702 --tree --no-examples --format markdown
     """
     conn = open_db(db_path)
-    if doc_id and query.document(conn, doc_id) is None:
-        raise InputError(f"no document {doc_id}; see `rulesdb docs`")
-    found = query.find_rule(conn, number, doc_id)
-    if found is None:
-        near = query.suggest_numbers(conn, number, doc_id)
-        hint = f"; did you mean {', '.join(near)}?" if near else ""
-        raise NotFound(f"no rule {query.normalize_number(number)}"
-                       f"{' in ' + doc_id if doc_id else ''}{hint}")
+    found = find_rule_or_fail(conn, number, doc_id)
     view = rule_view(conn, found, tree=tree, examples=examples)
     fmt = output_format(fmt, as_json)
     if fmt == "json":

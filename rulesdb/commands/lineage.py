@@ -7,8 +7,15 @@ from typing import Any
 
 import click
 
-from .. import query
-from ..cliutil import InputError, NotFound, db_option, echo_json, json_option, open_db, wrap
+from ..cliutil import (
+    check_document,
+    db_option,
+    echo_json,
+    json_option,
+    not_found,
+    open_db,
+    wrap,
+)
 
 COMPACT = ("renumbered", "added", "removed", "outside_coverage")
 
@@ -36,8 +43,7 @@ def diff(old: str, new: str, section: str | None, fmt: str, db_path: Path,
 
     conn = open_db(db_path)
     for doc_id in (old, new):
-        if query.document(conn, doc_id) is None:
-            raise InputError(f"no document {doc_id}; see `rulesdb docs`")
+        check_document(conn, doc_id)
     result = compute_diff(conn, old, new, section)
     if as_json:
         echo_json(result)
@@ -164,14 +170,10 @@ def history(number: str, doc_id: str | None, db_path: Path, as_json: bool) -> No
     from ..lineage_query import history as rule_history
 
     conn = open_db(db_path)
-    if doc_id and query.document(conn, doc_id) is None:
-        raise InputError(f"no document {doc_id}; see `rulesdb docs`")
+    check_document(conn, doc_id)
     entries = rule_history(conn, number, doc_id)
     if entries is None:
-        near = query.suggest_numbers(conn, number, doc_id)
-        hint = f"; did you mean {', '.join(near)}?" if near else ""
-        raise NotFound(f"no rule or keyword {query.normalize_number(number)}"
-                       f"{' in ' + doc_id if doc_id else ''}{hint}")
+        raise not_found(conn, number, doc_id, "rule or keyword")
     if as_json:
         echo_json(entries)
         return

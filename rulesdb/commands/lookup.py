@@ -7,7 +7,16 @@ from pathlib import Path
 import click
 
 from .. import lookup, query
-from ..cliutil import InputError, NotFound, db_option, echo_json, json_option, open_db
+from ..cliutil import (
+    InputError,
+    NotFound,
+    check_document,
+    db_option,
+    echo_json,
+    find_rule_or_fail,
+    json_option,
+    open_db,
+)
 from ..render import (
     format_option,
     glossary_lines,
@@ -20,11 +29,6 @@ from ..render import (
 )
 
 KINDS = {"ability": "ability", "action": "action", "ability-word": "ability_word"}
-
-
-def _check_doc(conn, doc_id: str | None) -> None:
-    if doc_id and query.document(conn, doc_id) is None:
-        raise InputError(f"no document {doc_id}; see `rulesdb docs`")
 
 
 @click.command()
@@ -49,7 +53,7 @@ def search(text: str, doc_id: str | None, limit: int, db_path: Path, fmt: str,
     """
     fmt = output_format(fmt, as_json)
     conn = open_db(db_path)
-    _check_doc(conn, doc_id)
+    check_document(conn, doc_id)
     if lookup.looks_like_rule_number(text):
         found = query.find_rule(conn, text, doc_id)
         if found is not None:
@@ -92,7 +96,7 @@ def glossary(term: str, doc_id: str | None, db_path: Path, fmt: str, as_json: bo
     """
     fmt = output_format(fmt, as_json)
     conn = open_db(db_path)
-    _check_doc(conn, doc_id)
+    check_document(conn, doc_id)
     result = lookup.glossary(conn, term, doc_id)
     for match in result["matches"]:
         del match["id"]
@@ -122,7 +126,7 @@ def keywords(doc_id: str | None, kind: str | None, db_path: Path, fmt: str,
     """
     fmt = output_format(fmt, as_json)
     conn = open_db(db_path)
-    _check_doc(conn, doc_id)
+    check_document(conn, doc_id)
     result = lookup.keywords(conn, doc_id, KINDS.get(kind or ""))
     if fmt == "json":
         echo_json(result)
@@ -148,13 +152,7 @@ def refs(number: str, doc_id: str | None, db_path: Path, fmt: str, as_json: bool
     """
     fmt = output_format(fmt, as_json)
     conn = open_db(db_path)
-    _check_doc(conn, doc_id)
-    found = query.find_rule(conn, number, doc_id)
-    if found is None:
-        near = query.suggest_numbers(conn, number, doc_id)
-        hint = f"; did you mean {', '.join(near)}?" if near else ""
-        raise NotFound(f"no rule {query.normalize_number(number)}"
-                       f"{' in ' + doc_id if doc_id else ''}{hint}")
+    found = find_rule_or_fail(conn, number, doc_id)
     result = {"document": found["document"], "number": found["number"],
               "cites": lookup.references_from(conn, [found["id"]])[found["id"]],
               "cited_by": lookup.references_to(conn, found["id"])}
