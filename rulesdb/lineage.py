@@ -80,8 +80,9 @@ class Change:
     citations_only: bool = False
 
 
-class _Side:
-    """One edition prepared for matching."""
+class Side:
+    """One edition prepared for matching (`align` takes it in place of the rules, so an
+    edition aligned with both its neighbours is prepared once)."""
 
     def __init__(self, rules: Sequence[RuleRec]) -> None:
         self.rules = list(rules)
@@ -116,7 +117,7 @@ def _dice(a: Counter, b: Counter, size_a: int, size_b: int) -> float:
 class _Matcher:
     """A one-to-one matching between two sides, built in rounds."""
 
-    def __init__(self, old: _Side, new: _Side) -> None:
+    def __init__(self, old: Side, new: Side) -> None:
         self.old, self.new = old, new
         self.fwd: dict[int, int] = {}
         self.rev: dict[int, int] = {}
@@ -245,7 +246,7 @@ class _Matcher:
                     link(parent, target)
 
 
-def _rare_pairs(src: _Side, dst: _Side, src_done: dict[int, int], dst_done: dict[int, int],
+def _rare_pairs(src: Side, dst: Side, src_done: dict[int, int], dst_done: dict[int, int],
                 rare: dict[str, int]) -> list[tuple[int, int]]:
     postings: dict[str, list[int]] = defaultdict(list)
     for j, words in enumerate(dst.rare_words(rare)):
@@ -263,15 +264,16 @@ def _rare_pairs(src: _Side, dst: _Side, src_done: dict[int, int], dst_done: dict
     return pairs
 
 
-def _document_frequency(old: _Side, new: _Side) -> dict[str, int]:
+def _document_frequency(old: Side, new: Side) -> dict[str, int]:
     return Counter(chain.from_iterable([*old.bags, *new.bags]))
 
 
-def align(old: Sequence[RuleRec], new: Sequence[RuleRec],
+def align(old: Sequence[RuleRec] | Side, new: Sequence[RuleRec] | Side,
           old_coverage: Coverage | None = None,
           new_coverage: Coverage | None = None) -> list[Change]:
     """Every old and new rule with its change, unchanged ones included, in new-document order."""
-    old_side, new_side = _Side(old), _Side(new)
+    old_side = old if isinstance(old, Side) else Side(old)
+    new_side = new if isinstance(new, Side) else Side(new)
     matcher = _Matcher(old_side, new_side)
     matcher.exact()
     rare = _document_frequency(old_side, new_side)
@@ -348,7 +350,7 @@ def _pair_change(a: RuleRec, b: RuleRec, key_a: str, key_b: str, words_a: list[s
                   min(similarity, 0.99))
 
 
-def _splits(src: _Side, dst: _Side, fwd: dict[int, int], rev: dict[int, int],
+def _splits(src: Side, dst: Side, fwd: dict[int, int], rev: dict[int, int],
             rare: dict[str, int]) -> list[tuple[int, int, float]]:
     """(src rule, extra dst rule, containment) where a src rule's text went to two dst rules."""
     found = []
@@ -374,7 +376,7 @@ def _contained(whole: Counter, parts: Counter, size: int) -> float:
     return sum([min(whole[w], parts[w]) for w in whole.keys() & parts.keys()]) / size
 
 
-def _unmatched(side: _Side, k: int, done: dict[int, int], other: _Side,
+def _unmatched(side: Side, k: int, done: dict[int, int], other: Side,
                other_coverage: Coverage | None, op: str) -> str:
     """`op` (added/removed), or outside_coverage when the counterpart would lie outside."""
     if other_coverage is None or not other_coverage.partial:

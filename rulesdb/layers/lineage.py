@@ -15,14 +15,12 @@ from itertools import pairwise
 
 import sqlite_utils
 
-from .. import wordiff
-from ..lineage import PAIR_OPS, Change, align
+from ..coverage import Coverage
+from ..lineage import PAIR_OPS, Side, align
 from ..lineage_query import edition
 from ..schema import ensure_schema
 from . import concepts
 from .bulk import insert_rows
-
-EDITS = ("edited", "renumbered_edited", "split", "merged")
 
 
 def compute(db: sqlite_utils.Database, doc_ids: list[str]) -> str:
@@ -39,46 +37,43 @@ def compute(db: sqlite_utils.Database, doc_ids: list[str]) -> str:
             db.execute("DELETE FROM alignments WHERE old_doc = ? AND new_doc = ?",
                        [old_doc, new_doc])
     aligned = 0
+    sides: dict[str, tuple[Side, Coverage, dict[str, int]]] = {}
     for old_doc, new_doc in wanted:
         if (old_doc, new_doc) in stored and not {old_doc, new_doc} & touched:
             continue
-        aligned += _store_pair(db, old_doc, new_doc)
+        aligned += _store_pair(db, old_doc, new_doc, sides)
     lineage_count = _store_lineages(db, editions)
     links = concepts.compute(db, doc_ids)
     return (f"{len(wanted)} edition pairs ({aligned} rules aligned now), {lineage_count} "
             f"lineages, {links} concept links")
 
 
-def _store_pair(db: sqlite_utils.Database, old_doc: str, new_doc: str) -> int:
-    old_rules, old_cover = edition(db.conn, old_doc)
-    new_rules, new_cover = edition(db.conn, new_doc)
-    ids, texts = {}, {}
-    for row_id, doc, number, text in db.execute(
-            "SELECT id, document, number, text FROM rules WHERE document IN (?, ?)",
-            [old_doc, new_doc]):
-        ids[(doc, number)] = row_id
-        texts[(doc, number)] = text
+def _store_pair(db: sqlite_utils.Database, old_doc: str, new_doc: str,
+                sides: dict[str, tuple[Side, Coverage, dict[str, int]]]) -> int:
+    """Align one pair and store it; `sides` keeps each edition prepared for its next pair.
+
+    The word-level differences of an edit are not stored: `rulesdb diff` and the site compute
+    them for the edits they show, and storing them took half the table for every edition.
+    """
+    for doc in (old_doc, new_doc):
+        if doc not in sides:
+            rules, cover = edition(db.conn, doc)
+            ids = dict(db.execute("SELECT number, id FROM rules WHERE document = ?", [doc]))
+            sides[doc] = (Side(rules), cover, ids)
+    (old_side, old_cover, old_ids), (new_side, new_cover, new_ids) = sides[old_doc], sides[new_doc]
     rows = [
         {"old_doc": old_doc, "new_doc": new_doc,
-         "old_rule_id": ids.get((old_doc, change.old)),
-         "new_rule_id": ids.get((new_doc, change.new)),
+         "old_rule_id": old_ids.get(change.old), "new_rule_id": new_ids.get(change.new),
          "old_number": change.old, "new_number": change.new, "change": change.op,
-         "similarity": change.similarity, "detail": _detail(change, old_doc, new_doc, texts)}
-        for change in align(old_rules, new_rules, old_cover, new_cover)
+         "similarity": change.similarity,
+         "detail": CITATIONS_ONLY if change.citations_only else None}
+        for change in align(old_side, new_side, old_cover, new_cover)
     ]
     insert_rows(db, "alignments", rows)
     return len(rows)
 
 
-def _detail(change: Change, old_doc: str, new_doc: str,
-            texts: dict[tuple[str, str | None], str]) -> str | None:
-    """JSON word-level opcodes of an edit; {"citations_only": true} for updated citations."""
-    if change.citations_only:
-        return json.dumps({"citations_only": True})
-    if change.op not in EDITS:
-        return None
-    words = wordiff.opcodes(texts[(old_doc, change.old)], texts[(new_doc, change.new)])
-    return json.dumps({"words": words}, ensure_ascii=False)
+CITATIONS_ONLY = json.dumps({"citations_only": True})  # the one detail an alignment stores
 
 
 def _store_lineages(db: sqlite_utils.Database, editions: list[str]) -> int:

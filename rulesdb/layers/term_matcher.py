@@ -146,35 +146,38 @@ class TermMatcher:
              blocked: list[tuple[int, int]] = (), skip: set[int] = frozenset()) -> list[Mention]:
         """Non-overlapping mentions, longest first; none overlapping `blocked` char spans.
         A name of an entry in `skip` is left unlinked and nothing inside it is linked."""
-        norm = self._norm
-        toks = [(a, b, lower, norm[lower] if lower in norm else self._normalize(lower, lemma))
-                for a, b, lower, lemma in toks]
+        norm, first, prefixes, entry = self._norm, self.first, self.prefixes, self._entry
+        lowers = [tok[2] for tok in toks]
+        stems = [norm[lower] if lower in norm else self._normalize(lower, lemma)
+                 for _, _, lower, lemma in toks]
+        count = len(toks)
         candidates: list[tuple[int, int, int, int]] = []  # (-length, start token, end, id)
-        for i, tok in enumerate(toks):
-            if tok[2] not in self.first and tok[3] not in self.first:
+        for i in range(count):
+            if lowers[i] not in first and stems[i] not in first:
                 continue
-            if tok[3] == "play" and i and toks[i - 1][2] in ZONE_PLAY:
+            if stems[i] == "play" and i and lowers[i - 1] in ZONE_PLAY:
                 continue
-            best, lowers, lemmas = None, (), ()
-            for j in range(i, min(i + self.longest, len(toks))):
-                lowers, lemmas = (*lowers, toks[j][2]), (*lemmas, toks[j][3])
-                if lowers not in self.prefixes and lemmas not in self.prefixes:
+            best = None
+            for j in range(i + 1, min(i + self.longest, count) + 1):
+                lower_run, stem_run = tuple(lowers[i:j]), tuple(stems[i:j])
+                if lower_run not in prefixes and stem_run not in prefixes:
                     break
-                glossary_id = self._entry(lowers, lemmas)
+                glossary_id = entry(lower_run, stem_run)
                 if glossary_id is not None:
-                    best = (j + 1, glossary_id)
+                    best = (j, glossary_id)
             if best:
                 candidates.append((i - best[0], i, *best))
-        taken = [False] * len(toks)
+        taken = [False] * count
         mentions = []
         for _, i, j, glossary_id in sorted(candidates):
             start, end = toks[i][0], toks[j - 1][1]
-            if any(taken[i:j]) or any(s < end and start < e for s, e in blocked):
+            if True in taken[i:j] or (blocked and any(s < end and start < e for s, e in blocked)):
                 continue
             taken[i:j] = [True] * (j - i)
             if glossary_id not in skip:
                 mentions.append(Mention(start, end, glossary_id))
-        return sorted(mentions, key=lambda m: m.start)
+        mentions.sort(key=lambda m: m.start)
+        return mentions
 
     def _entry(self, lowers: tuple[str, ...], lemmas: tuple[str, ...]) -> int | None:
         key = (lowers, lemmas)

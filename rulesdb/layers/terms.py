@@ -158,15 +158,16 @@ def _relinked(db: sqlite_utils.Database, documents: list[dict[str, Any]],
 
 def find_all(jobs: list[Job]) -> dict[str, tuple[str, list[tuple]]]:
     """Per document id, its glossary's document and its mention rows (COLUMNS)."""
-    # documents linked to the same names share a matcher and what it found in each text:
-    # editions repeat most of their texts
+    # editions repeat most of their texts: each distinct text is tokenized once, and
+    # documents linked to the same names share a matcher and what it found in each text
     matchers: dict[tuple[tuple[int, str], ...], tuple[TermMatcher, dict]] = {}
+    tokens: dict[str, list[tuple[int, int, str, str]]] = {}
     found = {}
     for job in jobs:
         names = tuple(job.names)
         if names not in matchers:
             matchers[names] = (TermMatcher(names), {})
-        found[job.doc_id] = (job.source, _mentions(job, *matchers[names]))
+        found[job.doc_id] = (job.source, _mentions(job, *matchers[names], tokens))
     return found
 
 
@@ -208,10 +209,11 @@ def _names(db: Any, glossary_doc: str, older_text: bool) -> list[tuple[int, str]
 
 
 def _mentions(job: Job, matcher: TermMatcher,
-              memo: dict[tuple[str, tuple, frozenset], list[tuple[int, int, int]]]
-              ) -> list[tuple]:
+              memo: dict[tuple[str, tuple, frozenset], list[tuple[int, int, int]]],
+              tokens: dict[str, list[tuple[int, int, str, str]]]) -> list[tuple]:
     """The mention rows of a job's texts; `memo` holds what `matcher` found in a text with
-    given blocked spans and own entries (the same, whichever document the text is in)."""
+    given blocked spans and own entries (the same, whichever document the text is in),
+    `tokens` the tokens of every text met so far."""
     own = _own_entries(job.titles, matcher)
     blocked = _reference_spans(job)
     asks = []
@@ -220,10 +222,12 @@ def _mentions(job: Job, matcher: TermMatcher,
         spans = blocked.get(key, []) + [m.span() for m in PLACEHOLDER.finditer(text)]
         asks.append((text, tuple(spans), frozenset(own.get(owner, ()))))
     new = [ask for ask in dict.fromkeys(asks) if ask not in memo]
-    for ask, doc in zip(new, _nlp().tokenizer.pipe([ask[0] for ask in new], batch_size=512),
-                        strict=True):
+    unseen = [text for text in dict.fromkeys(ask[0] for ask in new) if text not in tokens]
+    for text, doc in zip(unseen, _nlp().tokenizer.pipe(unseen, batch_size=512), strict=True):
+        tokens[text] = _tokens(doc, text)
+    for ask in new:
         memo[ask] = [(m.start, m.end, m.glossary_id)
-                     for m in matcher.find(_tokens(doc, ask[0]), list(ask[1]), set(ask[2]))]
+                     for m in matcher.find(tokens[ask[0]], list(ask[1]), set(ask[2]))]
     return [(job.doc_id, glossary_id, None if example_id else rule_id, example_id, start, end,
              text[start:end])
             for (rule_id, example_id, text, _), ask in zip(job.items, asks, strict=True)
