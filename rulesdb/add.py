@@ -31,7 +31,7 @@ from .ingest.decode import decode
 from .ingest.model import Document, ParseError
 from .layers import LAYERS
 from .layers.run import Background, run_layers, warm_up
-from .schema import ensure_schema, index_fts
+from .schema import OutdatedSchema, ensure_schema, index_fts
 from .store import StoredCounts, delete_document, save_document
 
 LICENSE = ("© Wizards of the Coast LLC; reproduced for reference under the Wizards of the Coast "
@@ -245,7 +245,10 @@ def _add(db_path: Path, sources: list[Source], replace: bool, doc_id: str | None
             shutil.copyfile(db_path, temp_path)
         db = _open(temp_path, db_path)
         try:
-            ensure_schema(db)
+            try:
+                ensure_schema(db)
+            except OutdatedSchema as exc:
+                raise InputError(f"{db_path}: {exc}") from None
             new_ids = _store_all(db, parsed, replace, report, step, on_added)
             if new_ids:
                 _run_layers(db, new_ids, report, step, workers)

@@ -34,7 +34,11 @@ DOCUMENT_COLUMNS: Columns = {
 
 TABLES: dict[str, dict[str, Any]] = {
     "documents": {"columns": DOCUMENT_COLUMNS, "pk": "id"},
-    "rules": {
+    # the rules' texts, each distinct text once (an unchanged rule repeats its text in every
+    # edition); digest: the first 8 bytes of the text's BLAKE2b digest (rulesdb.store.digest)
+    "texts": {"columns": {"id": int, "digest": int, "text": str}, "pk": "id"},
+    # the rules, read through the view `rules` (RULES_VIEW), which joins each row's text
+    "rule_rows": {
         "columns": {
             "id": int,
             "document": str,
@@ -43,7 +47,7 @@ TABLES: dict[str, dict[str, Any]] = {
             "parent_id": int,
             "kind": str,
             "title": str,
-            "text": str,
+            "text_id": int,
             "marker": str,
             "new": int,
             "position": int,
@@ -52,7 +56,8 @@ TABLES: dict[str, dict[str, Any]] = {
             "span_end": int,
         },
         "pk": "id",
-        "foreign_keys": [("document", "documents", "id"), ("parent_id", "rules", "id")],
+        "foreign_keys": [("document", "documents", "id"), ("parent_id", "rule_rows", "id"),
+                         ("text_id", "texts", "id")],
     },
     "examples": {
         "columns": {
@@ -65,7 +70,7 @@ TABLES: dict[str, dict[str, Any]] = {
             "text": str,
         },
         "pk": "id",
-        "foreign_keys": [("document", "documents", "id"), ("rule_id", "rules", "id")],
+        "foreign_keys": [("document", "documents", "id"), ("rule_id", "rule_rows", "id")],
     },
     "glossary": {
         "columns": {
@@ -96,7 +101,7 @@ TABLES: dict[str, dict[str, Any]] = {
             "end": int,
         },
         "pk": "id",
-        "foreign_keys": [("document", "documents", "id"), ("rule_id", "rules", "id")],
+        "foreign_keys": [("document", "documents", "id"), ("rule_id", "rule_rows", "id")],
     },
     "glyphs": {
         "columns": {
@@ -112,7 +117,7 @@ TABLES: dict[str, dict[str, Any]] = {
         "pk": "id",
         "foreign_keys": [
             ("document", "documents", "id"),
-            ("rule_id", "rules", "id"),
+            ("rule_id", "rule_rows", "id"),
             ("glossary_id", "glossary", "id"),
         ],
     },
@@ -170,10 +175,10 @@ TABLES: dict[str, dict[str, Any]] = {
         "pk": "id",
         "foreign_keys": [
             ("document", "documents", "id"),
-            ("rule_id", "rules", "id"),
+            ("rule_id", "rule_rows", "id"),
             ("example_id", "examples", "id"),
             ("glossary_id", "glossary", "id"),
-            ("target_rule_id", "rules", "id"),
+            ("target_rule_id", "rule_rows", "id"),
             ("target_glossary_id", "glossary", "id"),
         ],
     },
@@ -187,7 +192,7 @@ TABLES: dict[str, dict[str, Any]] = {
             "number": str,
         },
         "pk": "id",
-        "foreign_keys": [("document", "documents", "id"), ("rule_id", "rules", "id")],
+        "foreign_keys": [("document", "documents", "id"), ("rule_id", "rule_rows", "id")],
     },
     # lineage layer (rulesdb/lineage.py): alignment of rules between two editions
     "alignments": {
@@ -207,15 +212,15 @@ TABLES: dict[str, dict[str, Any]] = {
         "foreign_keys": [
             ("old_doc", "documents", "id"),
             ("new_doc", "documents", "id"),
-            ("old_rule_id", "rules", "id"),
-            ("new_rule_id", "rules", "id"),
+            ("old_rule_id", "rule_rows", "id"),
+            ("new_rule_id", "rule_rows", "id"),
         ],
     },
     # lineage layer: one stable id per rule across all editions
     "lineages": {
         "columns": {"id": int, "lineage": str, "rule_id": int, "document": str, "number": str},
         "pk": "id",
-        "foreign_keys": [("rule_id", "rules", "id"), ("document", "documents", "id")],
+        "foreign_keys": [("rule_id", "rule_rows", "id"), ("document", "documents", "id")],
     },
     # lineage layer: prose headings, glossary entries and rulings topics ↔ CR rules / glossary
     "concept_links": {
@@ -234,10 +239,10 @@ TABLES: dict[str, dict[str, Any]] = {
         "pk": "id",
         "foreign_keys": [
             ("source_doc", "documents", "id"),
-            ("source_rule_id", "rules", "id"),
+            ("source_rule_id", "rule_rows", "id"),
             ("source_glossary_id", "glossary", "id"),
             ("target_doc", "documents", "id"),
-            ("target_rule_id", "rules", "id"),
+            ("target_rule_id", "rule_rows", "id"),
             ("target_glossary_id", "glossary", "id"),
         ],
     },
@@ -257,7 +262,7 @@ TABLES: dict[str, dict[str, Any]] = {
         "foreign_keys": [
             ("document", "documents", "id"),
             ("glossary_id", "glossary", "id"),
-            ("rule_id", "rules", "id"),
+            ("rule_id", "rule_rows", "id"),
             ("example_id", "examples", "id"),
         ],
     },
@@ -287,13 +292,14 @@ TABLES: dict[str, dict[str, Any]] = {
         "foreign_keys": [
             ("engine", "engines", "name"),
             ("edition", "documents", "id"),
-            ("rule_id", "rules", "id"),
+            ("rule_id", "rule_rows", "id"),
         ],
     },
 }
 
 INDEXES: dict[str, list[tuple[list[str], bool]]] = {
-    "rules": [(["document", "number"], True), (["document", "position"], False),
+    "texts": [(["digest"], True)],
+    "rule_rows": [(["document", "number"], True), (["document", "position"], False),
               (["parent_id"], False), (["number"], False)],
     "examples": [(["rule_id"], False)],
     "glossary": [(["document", "term"], False)],
@@ -310,6 +316,11 @@ INDEXES: dict[str, list[tuple[list[str], bool]]] = {
     "engine_citations": [(["engine"], False), (["rule_id"], False), (["number"], False)],
 }
 
+# The rules as every reader sees them: the rows with their text joined back in.
+RULES_VIEW = """CREATE VIEW rules AS SELECT r.id, r.document, r.number, r.parent, r.parent_id,
+    r.kind, r.title, t.text, r.marker, r.new, r.position, r.depth, r.span_start, r.span_end
+FROM rule_rows r LEFT JOIN texts t ON t.id = r.text_id"""
+
 FTS: dict[str, list[str]] = {
     "rules": ["title", "text"],
     "examples": ["text"],
@@ -325,8 +336,17 @@ LAYER_TABLES: dict[str, list[str]] = {
 }
 
 
+class OutdatedSchema(Exception):
+    """The database was made by a version of rulesdb that stored rule texts in `rules`."""
+
+
 def ensure_schema(db: sqlite_utils.Database, tables: list[str] | None = None) -> None:
-    """Create the named tables (default: all) with their foreign keys and indexes."""
+    """Create the named tables (default: all, and the view `rules`) with their foreign keys
+    and indexes; OutdatedSchema when `rules` is a table of an older version."""
+    if tables is None and "rules" in db.table_names():
+        raise OutdatedSchema("made by an older rulesdb (rule texts not yet shared between "
+                             "editions); run `rulesdb build` to rebuild it, added editions "
+                             "included")
     for name in tables or list(TABLES):
         spec = TABLES[name]
         if not db[name].exists():
@@ -340,27 +360,37 @@ def ensure_schema(db: sqlite_utils.Database, tables: list[str] | None = None) ->
                     db[name].add_column(column, kind)
         for columns, unique in INDEXES.get(name, []):
             db[name].create_index(columns, unique=unique, if_not_exists=True)
+    if tables is None and "rules" not in db.view_names():
+        db.execute(RULES_VIEW)
 
 
 def ensure_fts(db: sqlite_utils.Database) -> None:
-    """Full-text search (porter stemming) over rule texts, examples and glossary."""
+    """Full-text search (porter stemming) over rule texts, examples and glossary, indexed anew.
+
+    External-content FTS5 tables keyed by `id` (the view `rules` has no rowid of its own).
+    """
     for table, columns in FTS.items():
-        if not db[f"{table}_fts"].exists():
-            db[table].enable_fts(columns, tokenize="porter", create_triggers=False)
-        else:
-            db[table].rebuild_fts()
+        if not _has_fts(db, table):
+            names = ", ".join(f"[{column}]" for column in columns)
+            db.execute(f"CREATE VIRTUAL TABLE [{table}_fts] USING FTS5 ({names}, "
+                       f"tokenize='porter', content=[{table}], content_rowid=[id])")
+        db.execute(f"INSERT INTO [{table}_fts] ([{table}_fts]) VALUES ('rebuild')")
+
+
+def _has_fts(db: sqlite_utils.Database, table: str) -> bool:
+    return f"{table}_fts" in db.table_names()
 
 
 def index_fts(db: sqlite_utils.Database, doc_ids: list[str]) -> None:
     """Add the rows of the given documents to full-text search, leaving the others as indexed."""
+    if not all(_has_fts(db, table) for table in FTS):
+        ensure_fts(db)  # indexes every row
+        return
     marks = ", ".join("?" * len(doc_ids))
     for table, columns in FTS.items():
-        if not db[f"{table}_fts"].exists():
-            db[table].enable_fts(columns, tokenize="porter", create_triggers=False)
-            continue  # enable_fts indexed every row already
         names = ", ".join(f"[{column}]" for column in columns)
         db.execute(
-            f"INSERT INTO [{table}_fts] (rowid, {names}) SELECT rowid, {names} FROM [{table}] "
+            f"INSERT INTO [{table}_fts] (rowid, {names}) SELECT id, {names} FROM [{table}] "
             f"WHERE document IN ({marks})", doc_ids,
         )
 
@@ -368,10 +398,10 @@ def index_fts(db: sqlite_utils.Database, doc_ids: list[str]) -> None:
 def unindex_fts(db: sqlite_utils.Database, doc_id: str) -> None:
     """Remove a document's rows from full-text search (before the rows themselves go)."""
     for table, columns in FTS.items():
-        if not db[f"{table}_fts"].exists():
+        if not _has_fts(db, table):
             continue
         names = ", ".join(f"[{column}]" for column in columns)
         db.execute(
             f"INSERT INTO [{table}_fts] ([{table}_fts], rowid, {names}) "
-            f"SELECT 'delete', rowid, {names} FROM [{table}] WHERE document = ?", [doc_id],
+            f"SELECT 'delete', id, {names} FROM [{table}] WHERE document = ?", [doc_id],
         )

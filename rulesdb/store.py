@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -12,7 +13,7 @@ from .catalog import CatalogEntry
 from .ingest.model import Document, Rule
 from .schema import unindex_fts
 
-DOCUMENT_TABLES = ["rules", "examples", "glossary", "citations", "glyphs", "parts", "residue",
+DOCUMENT_TABLES = ["rule_rows", "examples", "glossary", "citations", "glyphs", "parts", "residue",
                    "build_warnings"]
 
 
@@ -42,7 +43,7 @@ LAYER_ROWS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 
 def delete_document(db: sqlite_utils.Database, doc_id: str) -> None:
     """Remove a document and every row that belongs to it, layers and full-text index included."""
-    rule_ids = "SELECT id FROM rules WHERE document = ?"
+    rule_ids = "SELECT id FROM rule_rows WHERE document = ?"
     for table, (doc_columns, rule_columns) in LAYER_ROWS.items():
         if not db[table].exists():
             continue
@@ -53,6 +54,9 @@ def delete_document(db: sqlite_utils.Database, doc_id: str) -> None:
     for table in reversed(DOCUMENT_TABLES):
         if db[table].exists():
             db.execute(f"DELETE FROM [{table}] WHERE document = ?", [doc_id])
+    if db["texts"].exists():  # the texts no other document shares
+        db.execute("DELETE FROM texts WHERE id NOT IN "
+                   "(SELECT text_id FROM rule_rows WHERE text_id IS NOT NULL)")
     db.execute("DELETE FROM documents WHERE id = ?", [doc_id])
 
 
@@ -127,7 +131,8 @@ def _next_id(db: sqlite_utils.Database, table: str) -> int:
 
 
 def _save_rules(db: sqlite_utils.Database, doc_id: str, rules: tuple[Rule, ...]) -> list[int]:
-    first = _next_id(db, "rules")
+    text_ids = _save_texts(db, [rule.text for rule in rules if rule.text is not None])
+    first = _next_id(db, "rule_rows")
     ids_by_number: dict[str, int] = {}
     depth_by_number: dict[str, int] = {}
     rows = []
@@ -141,12 +146,44 @@ def _save_rules(db: sqlite_utils.Database, doc_id: str, rules: tuple[Rule, ...])
         depth_by_number[rule.number] = depth
         rows.append({
             "id": row_id, "document": doc_id, "number": number, "parent": rule.parent,
-            "parent_id": parent_id, "kind": rule.kind, "title": rule.title, "text": rule.text,
+            "parent_id": parent_id, "kind": rule.kind, "title": rule.title,
+            "text_id": None if rule.text is None else text_ids[rule.text],
             "marker": rule.marker, "new": int(rule.new), "position": position, "depth": depth,
             "span_start": rule.span[0], "span_end": rule.span[1],
         })
-    _insert(db, "rules", rows)
+    _insert(db, "rule_rows", rows)
     return [row["id"] for row in rows]
+
+
+def digest(text: str) -> int:
+    """A text's key in `texts`: its BLAKE2b digest's first 8 bytes, as a signed integer."""
+    return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "big",
+                          signed=True)
+
+
+def _save_texts(db: sqlite_utils.Database, texts: list[str]) -> dict[str, int]:
+    """The id in `texts` of each of `texts`, storing those not stored yet (ids in order of
+    arrival: new rows go at the end of the table, which keeps its pages full).
+
+    A digest already naming another text is an error: a 64-bit collision, about one chance in
+    10^7 for a million distinct texts.
+    """
+    wanted = {digest(text): text for text in texts}
+    keys = list(wanted)
+    ids: dict[str, int] = {}
+    for at in range(0, len(keys), 500):
+        chunk = keys[at:at + 500]
+        for key, row_id, stored in db.execute(
+                "SELECT digest, id, text FROM texts "
+                f"WHERE digest IN ({', '.join('?' * len(chunk))})", chunk):
+            if stored != wanted.pop(key):
+                raise RuntimeError(f"texts: two texts share the digest {key}")
+            ids[stored] = row_id
+    first = _next_id(db, "texts")
+    rows = [(first + n, key, text) for n, (key, text) in enumerate(wanted.items())]
+    db.conn.executemany("INSERT INTO texts (id, digest, text) VALUES (?, ?, ?)", rows)
+    ids.update((text, row_id) for row_id, _, text in rows)
+    return ids
 
 
 def _unique_number(number: str, taken: dict[str, int]) -> str:

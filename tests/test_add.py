@@ -163,7 +163,7 @@ def test_a_release_is_added_with_its_rows(tmp_path):
     ]
     assert db.execute("SELECT keyword, number FROM keywords").fetchall() == [
         ("Trample", "702.19")]
-    hits = db.execute("SELECT rules.number FROM rules_fts JOIN rules ON rules.rowid = "
+    hits = db.execute("SELECT rules.number FROM rules_fts JOIN rules ON rules.id = "
                       "rules_fts.rowid WHERE rules_fts MATCH 'trampling'").fetchall()
     assert hits == [("702.19",), ("702.19a",), ("702.19b",)]
 

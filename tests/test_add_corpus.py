@@ -98,7 +98,7 @@ def test_document_row(corpus_db, path):
 
 def test_full_text_search_covers_every_edition(corpus_db):
     editions = corpus_db.execute(
-        "SELECT DISTINCT rules.document FROM rules_fts JOIN rules ON rules.rowid = "
+        "SELECT DISTINCT rules.document FROM rules_fts JOIN rules ON rules.id = "
         "rules_fts.rowid WHERE rules_fts MATCH 'trample' AND rules.document LIKE 'cr-%' "
         "ORDER BY 1").fetchall()
     assert [e[0] for e in editions] == sorted(

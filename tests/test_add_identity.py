@@ -263,6 +263,6 @@ def test_only_the_new_document_is_computed(tmp_path):
     assert result.exit_code == 0, result.output
     after = snapshot(db_path)
     # rows of the documents already there keep their ids and contents, layers included
-    for table in ("rules", "examples", "glossary", "references", "keywords"):
+    for table in ("rule_rows", "texts", "examples", "glossary", "references", "keywords"):
         assert set(before[table]) <= set(after[table]), table
     fts_intact(db_path)

@@ -135,7 +135,7 @@ def test_ability_words_come_from_the_glossary_list_in_older_editions(built):
 
 def test_full_text_search_uses_porter_stemming(built):
     hits = built.execute(
-        "SELECT rules.number FROM rules_fts JOIN rules ON rules.rowid = rules_fts.rowid "
+        "SELECT rules.number FROM rules_fts JOIN rules ON rules.id = rules_fts.rowid "
         "WHERE rules_fts MATCH 'trampling' AND rules.document = 'cr-2025-06-06'"
     ).fetchall()
     assert ("702.19",) in hits

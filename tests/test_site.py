@@ -18,6 +18,7 @@ from rulesdb.cli import cli
 from rulesdb.schema import TABLES
 from rulesdb.serve import METADATA, ensure_database, load_metadata, make_datasette
 from rulesdb.site.render import Span, linked, slug
+from rulesdb.store import digest
 
 from conftest import ROOT, SOURCES
 
@@ -41,8 +42,10 @@ def doctored(db_path, tmp_path_factory):
     rule_id = conn.execute("SELECT id FROM rules WHERE document = 'cr-2025-06-06' "
                            "AND number = '702.19d'").fetchone()[0]
     conn.execute("DELETE FROM term_mentions WHERE rule_id = ?", [rule_id])
-    conn.execute("UPDATE rules SET text = ? WHERE id = ?",
-                 ['Blocked <script>alert("x")</script> & <b>bold</b> creature', rule_id])
+    hostile = 'Blocked <script>alert("x")</script> & <b>bold</b> creature'
+    conn.execute("INSERT INTO texts (id, digest, text) VALUES (-1, ?, ?)",
+                 [digest(hostile), hostile])
+    conn.execute("UPDATE rule_rows SET text_id = -1 WHERE id = ?", [rule_id])
     trample = conn.execute("SELECT id FROM glossary WHERE document = 'cr-2009-02-01' "
                            "AND term = 'Trample'").fetchone()[0]
     conn.execute("INSERT INTO term_mentions (document, glossary_id, rule_id, start, end, text) "
