@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rulesdb.layers.terms import TermMatcher, glossary_for, tokens_of
+from rulesdb.layers.term_matcher import Lexicon, tokenize
+from rulesdb.layers.terms import TermMatcher, glossary_for, matcher_for, tokens_of
 
 from conftest import ROOT
 
@@ -93,6 +94,46 @@ def test_matcher_longest_first_lemma_aware(text, expected):
     matcher = TermMatcher(GLOSSARY)
     found = [(text[m.start:m.end], m.glossary_id) for m in matcher.find(tokens_of(text))]
     assert found == expected
+    assert [(text[a:b], i) for a, b, i in batch_find(matcher, [text])[0]] == expected
+
+
+def batch_find(matcher: TermMatcher, texts: list[str], blocked=(), skip=frozenset()) -> list:
+    """What the layer finds: texts tokenized together, words looked up by id (find_in)."""
+    lexicon = Lexicon()
+    return [matcher.find_in(tokens, lexicon, list(blocked), set(skip))
+            for tokens in tokenize(texts, lexicon)]
+
+
+def reference_find(matcher: TermMatcher, text: str, blocked=(), skip=frozenset()) -> list:
+    return [(m.start, m.end, m.glossary_id)
+            for m in matcher.find(tokens_of(text), list(blocked), set(skip))]
+
+
+def test_batch_finding_equals_the_reference_on_every_real_text(conn):
+    """find_in over tokenize() must find exactly what find over tokens_of() finds."""
+    texts = [row[0] for row in conn.execute(
+        "SELECT text FROM rules WHERE text IS NOT NULL AND document IN "
+        "('cr-2025-06-06', 'rulings-1999-04') UNION SELECT text FROM examples")]
+    assert len(texts) > 1500
+    for older in (False, True):
+        matcher = matcher_for(conn, "cr-2009-02-01", older)
+        found = batch_find(matcher, texts)
+        assert sum(map(len, found)) > 10000
+        assert found == [reference_find(matcher, text) for text in texts]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(
+    ["tapped", "the", "combat", "damage", "step", "blocking", "creatures", "face-down", "Face",
+     "down", "-", "  ", "permanent", "into", "play", "leaves", ",", "Tap", "untap", "phases",
+     "x", "placed", "takes", "place"]), max_size=20).map(" ".join), max_size=6),
+    st.lists(st.tuples(st.integers(0, 60), st.integers(1, 20)), max_size=3),
+    st.sets(st.integers(1, 13), max_size=3))
+def test_batch_finding_equals_the_reference(texts, spans, skip):
+    matcher = TermMatcher(GLOSSARY)
+    blocked = [(start, start + length) for start, length in spans]
+    assert batch_find(matcher, texts, blocked, skip) == [
+        reference_find(matcher, text, blocked, skip) for text in texts]
 
 
 def test_matcher_skips_blocked_spans_and_own_entries():

@@ -10,7 +10,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
+from itertools import pairwise
 from typing import Any
+
+import numpy as np
 
 # "play" after these is the zone ("come into play", "removed from play"), not the act of playing
 ZONE_PLAY = {"into", "from", "onto"}
@@ -88,6 +91,74 @@ def _tokens(doc: Any, text: str) -> list[tuple[int, int, str, str]]:
     return out
 
 
+class Lexicon:
+    """The distinct token texts met so far, each with a word id: its lower-case form and lemma
+    (lists indexed by word id) and whether it is a word at all (not "-" nor whitespace)."""
+
+    def __init__(self) -> None:
+        self.strings = _nlp().vocab.strings
+        self.hashes = np.empty(0, np.uint64)  # spaCy's ORTH hashes, sorted
+        self.order = np.empty(0, np.int64)  # the word id of each sorted hash
+        self.lowers: list[str] = []
+        self.lemmas: list[str] = []
+        self.kept = np.empty(0, bool)
+
+    def word_ids(self, hashes: np.ndarray) -> np.ndarray:
+        """The word id of each ORTH hash, new words added."""
+        unique = np.unique(hashes)
+        at = np.searchsorted(self.hashes, unique)
+        known = np.zeros(len(unique), bool)
+        inside = at < len(self.hashes)
+        known[inside] = self.hashes[at[inside]] == unique[inside]
+        new = unique[~known]
+        if len(new):
+            table, first, kept = _lemma_table(), len(self.lowers), []
+            for key in new.tolist():
+                word = self.strings[key]
+                lower = word.lower()
+                self.lowers.append(lower)
+                self.lemmas.append(table[lower])
+                # as _tokens: hyphens dropped so "face-down" matches "Face Down"
+                kept.append(not (word == "-" or word.isspace()))
+            self.kept = np.concatenate([self.kept, np.array(kept, bool)])
+            known_hashes = np.concatenate([self.hashes, new])
+            order = np.concatenate([self.order, np.arange(first, first + len(new))])
+            sort = np.argsort(known_hashes)
+            self.hashes, self.order = known_hashes[sort], order[sort]
+        return self.order[np.searchsorted(self.hashes, hashes)]
+
+
+@dataclass(frozen=True)
+class Tokens:
+    """The words of one text (whitespace and hyphen tokens left out): character offsets and
+    word ids in a Lexicon."""
+
+    starts: np.ndarray
+    ends: np.ndarray
+    words: np.ndarray
+
+
+def tokenize(texts: list[str], lexicon: Lexicon) -> list[Tokens]:
+    """The tokens of each text, the same as `tokens_of` gives, as arrays (one pass for all:
+    a Python loop over every token costs more than spaCy's tokenizing)."""
+    from spacy.attrs import IDX, LENGTH, ORTH
+
+    arrays = [doc.to_array([IDX, LENGTH, ORTH])
+              for doc in _nlp().tokenizer.pipe(texts, batch_size=512)]
+    if not arrays:
+        return []
+    joined = np.concatenate(arrays)
+    table = joined.astype(np.int64)
+    words = lexicon.word_ids(joined[:, 2])
+    keep = lexicon.kept[words]
+    owner = np.repeat(np.arange(len(texts)), [len(a) for a in arrays])[keep]
+    starts, lengths, words = table[keep, 0], table[keep, 1], words[keep]
+    ends = starts + lengths
+    bounds = np.searchsorted(owner, np.arange(len(texts) + 1)).tolist()
+    return [Tokens(starts[a:b], ends[a:b], words[a:b])
+            for a, b in pairwise(bounds)]
+
+
 class TermMatcher:
     """Finds the names of a set of glossary entries in tokenized texts, longest first."""
 
@@ -98,6 +169,7 @@ class TermMatcher:
         self.words: set[str] = set()
         self.prefixes: set[tuple[str, ...]] = set()
         self.longest = 0
+        self.later: set[str] = set()  # the words met after the first in a name, either form
         for glossary_id, name in names:
             toks = tokens_of(name)
             if not toks:
@@ -107,6 +179,7 @@ class TermMatcher:
             self.exact.setdefault(lowers, []).append(glossary_id)
             self.prefixes.update(lowers[:n] for n in range(1, len(lowers) + 1))
             self.first.add(lowers[0])
+            self.later.update(lowers[1:])
             self.longest = max(self.longest, len(toks))
             # a one-word name that is itself inflected ("Tapped", "Placed") matches only as
             # printed: "taps" is Tap, "takes place" is not Placed
@@ -114,10 +187,14 @@ class TermMatcher:
                 self.lemma.setdefault(lemmas, []).append((lowers, glossary_id))
                 self.prefixes.update(lemmas[:n] for n in range(1, len(lemmas) + 1))
                 self.first.add(lemmas[0])
+                self.later.update(lemmas[1:])
                 self.words.update(lemmas)
         self._stems: dict[str, str] = {}
         self._norm: dict[str, str] = {}
         self._entries: dict[tuple[tuple[str, ...], tuple[str, ...]], int | None] = {}
+        # per word id of the Lexicon given to find_in: its stem, and whether a name starts so
+        self._word_stems: list[str] = []
+        self._word_starts = np.empty(0, bool)
 
     def _normalize(self, lower: str, lemma: str) -> str:
         self._norm[lower] = self.stem(lower, lemma)
@@ -177,6 +254,59 @@ class TermMatcher:
             if glossary_id not in skip:
                 mentions.append(Mention(start, end, glossary_id))
         mentions.sort(key=lambda m: m.start)
+        return mentions
+
+    def find_in(self, tokens: Tokens, lexicon: Lexicon, blocked: list[tuple[int, int]] = (),
+                skip: set[int] = frozenset()) -> list[tuple[int, int, int]]:
+        """(start, end, glossary id) of what `find` finds in the same text, from its Tokens."""
+        stems = self._word_stems
+        if len(stems) < len(lexicon.lowers):
+            fresh = [self._norm[lower] if lower in self._norm
+                     else self._normalize(lower, lexicon.lemmas[w])
+                     for w, lower in enumerate(lexicon.lowers[len(stems):], len(stems))]
+            starting = [lower in self.first or stem in self.first
+                        for lower, stem in zip(lexicon.lowers[len(stems):], fresh, strict=True)]
+            stems.extend(fresh)
+            self._word_starts = np.concatenate([self._word_starts, np.array(starting, bool)])
+        positions = np.flatnonzero(self._word_starts[tokens.words]).tolist()
+        if not positions:
+            return []
+        words, lowers, prefixes, later = tokens.words.tolist(), lexicon.lowers, self.prefixes, \
+            self.later
+        entries = self._entries
+        count = len(words)
+        candidates: list[tuple[int, int, int, int]] = []  # (-length, start token, end, id)
+        for i in positions:
+            if stems[words[i]] == "play" and i and lowers[words[i - 1]] in ZONE_PLAY:
+                continue
+            best = None
+            lower_run: tuple[str, ...] = ()
+            stem_run: tuple[str, ...] = ()
+            for j in range(i, min(i + self.longest, count)):
+                lower, stem = lowers[words[j]], stems[words[j]]
+                if j > i and lower not in later and stem not in later:
+                    break  # no name goes on with this word: the runs cannot be prefixes
+                lower_run, stem_run = (*lower_run, lower), (*stem_run, stem)
+                if lower_run not in prefixes and stem_run not in prefixes:
+                    break
+                key = (lower_run, stem_run)
+                glossary_id = entries[key] if key in entries else self._entry(lower_run,
+                                                                              stem_run)
+                if glossary_id is not None:
+                    best = (j + 1, glossary_id)
+            if best:
+                candidates.append((i - best[0], i, *best))
+        starts, ends = tokens.starts, tokens.ends
+        taken = [False] * count
+        mentions = []
+        for _, i, j, glossary_id in sorted(candidates):
+            start, end = int(starts[i]), int(ends[j - 1])
+            if True in taken[i:j] or (blocked and any(s < end and start < e for s, e in blocked)):
+                continue
+            taken[i:j] = [True] * (j - i)
+            if glossary_id not in skip:
+                mentions.append((start, end, glossary_id))
+        mentions.sort()
         return mentions
 
     def _entry(self, lowers: tuple[str, ...], lemmas: tuple[str, ...]) -> int | None:

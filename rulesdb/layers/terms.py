@@ -39,7 +39,7 @@ from typing import Any
 import sqlite_utils
 
 from ..schema import ensure_schema
-from .term_matcher import TermMatcher, _nlp, _tokens, tokens_of
+from .term_matcher import Lexicon, TermMatcher, Tokens, tokenize, tokens_of
 
 FAMILIES = {"comprehensive_rules": "cr", "rulings_summary": "cr", "rulebook": "rulebook"}
 NOT_LINKED = {
@@ -161,13 +161,14 @@ def find_all(jobs: list[Job]) -> dict[str, tuple[str, list[tuple]]]:
     # editions repeat most of their texts: each distinct text is tokenized once, and
     # documents linked to the same names share a matcher and what it found in each text
     matchers: dict[tuple[tuple[int, str], ...], tuple[TermMatcher, dict]] = {}
-    tokens: dict[str, list[tuple[int, int, str, str]]] = {}
+    tokens: dict[str, Tokens] = {}
+    lexicon = Lexicon() if jobs else None
     found = {}
     for job in jobs:
         names = tuple(job.names)
         if names not in matchers:
             matchers[names] = (TermMatcher(names), {})
-        found[job.doc_id] = (job.source, _mentions(job, *matchers[names], tokens))
+        found[job.doc_id] = (job.source, _mentions(job, *matchers[names], tokens, lexicon))
     return found
 
 
@@ -210,7 +211,7 @@ def _names(db: Any, glossary_doc: str, older_text: bool) -> list[tuple[int, str]
 
 def _mentions(job: Job, matcher: TermMatcher,
               memo: dict[tuple[str, tuple, frozenset], list[tuple[int, int, int]]],
-              tokens: dict[str, list[tuple[int, int, str, str]]]) -> list[tuple]:
+              tokens: dict[str, Tokens], lexicon: Lexicon) -> list[tuple]:
     """The mention rows of a job's texts; `memo` holds what `matcher` found in a text with
     given blocked spans and own entries (the same, whichever document the text is in),
     `tokens` the tokens of every text met so far."""
@@ -223,11 +224,9 @@ def _mentions(job: Job, matcher: TermMatcher,
         asks.append((text, tuple(spans), frozenset(own.get(owner, ()))))
     new = [ask for ask in dict.fromkeys(asks) if ask not in memo]
     unseen = [text for text in dict.fromkeys(ask[0] for ask in new) if text not in tokens]
-    for text, doc in zip(unseen, _nlp().tokenizer.pipe(unseen, batch_size=512), strict=True):
-        tokens[text] = _tokens(doc, text)
+    tokens.update(zip(unseen, tokenize(unseen, lexicon), strict=True))
     for ask in new:
-        memo[ask] = [(m.start, m.end, m.glossary_id)
-                     for m in matcher.find(tokens[ask[0]], list(ask[1]), set(ask[2]))]
+        memo[ask] = matcher.find_in(tokens[ask[0]], lexicon, list(ask[1]), set(ask[2]))
     return [(job.doc_id, glossary_id, None if example_id else rule_id, example_id, start, end,
              text[start:end])
             for (rule_id, example_id, text, _), ask in zip(job.items, asks, strict=True)
