@@ -101,7 +101,7 @@ def parse_release(source: Source) -> Document:
     except ParseError as exc:
         raise InputError(f"{source.name}: byte {exc.offset}: {exc.message}") from None
     try:
-        return cr_text.parse(source.data)
+        return cr_text.parse_text(text)
     except ParseError as exc:
         raise InputError(f"{source.name}: {position(text, exc.offset)}: {exc.message}") from None
 
