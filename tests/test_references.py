@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
-from hypothesis import given
+import sqlite_utils
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from rulesdb.add import add_files
+from rulesdb.layers import LAYERS, references
 from rulesdb.layers.references import (
+    CR_BARE,
     LETTERS,
+    SEE_GLOSSARY,
     expand_range,
     find_cr_references,
     find_glossary_see,
@@ -45,6 +52,10 @@ CR_CASES = [
      [("702.19k-m", "702.19k-m", "range", ["702.19k", "702.19m"])]),
     ("See 718, “Prototype Cards.”", [("See 718", "718", "rule", ["718"])]),
     ("version 1.0, 100.0 dollars, 10.0.0.1 and 2009.02.01 are not rules", []),
+    # the longest marker, and one glued to a word (no word boundary: only "rule 601.2" counts)
+    ("Also, See also sections 6 and 7.",
+     [("See also sections 6", "6", "section", ["6"]), ("7", "7", "section", ["7"])]),
+    ("xSee rule 601.2", [("rule 601.2", "601.2", "rule", ["601.2"])]),
 ]
 
 
@@ -116,3 +127,84 @@ def test_letter_ranges_never_contain_l_or_o(section, rule, first, last):
     letters = [number[-1] for number in expanded]
     assert "l" not in letters and "o" not in letters
     assert len(expanded) == max(0, LETTERS.index(last) - LETTERS.index(first) + 1)
+
+
+# The look-behinds of CR_BARE and SEE_GLOSSARY come after the first characters (so that re can
+# skip ahead to them); they must match exactly where the plain forms, looking back first, do.
+PLAIN_BARE = re.compile(r"(?<![\w.])\d{3}\.[1-9]\d*[a-z]?"
+                        r"(?:\s?[-–]\s?(?:\d{1,3}(?:\.\d+[a-z]?)?|[a-z]\b))?(?![\w]|\.\d)")
+PLAIN_SEE = re.compile(r"(?:^|(?<=[.!?]\s)|(?<=\n))(?P<marker>See(?:\salso)?)\s")
+PIECES = ["1", "23", "613", "613.10", ".", ",", "-", "–", " ", "\n", "a", "x", "_", "!", "?",
+          ";", "See", "See also", "rule "]
+
+
+@given(st.lists(st.sampled_from(PIECES), max_size=30).map("".join))
+@example(".613.10 x613.1 _613.1 1613.1, 613.1")
+@example("See x. See also a? See b! See c ;See d\nSee  See")
+@settings(max_examples=300)
+def test_look_behinds_placed_late_match_as_the_plain_forms(text):
+    assert [m.span() for m in CR_BARE.finditer(text)] == \
+        [m.span() for m in PLAIN_BARE.finditer(text)]
+    assert [m.span("marker") for m in SEE_GLOSSARY.finditer(text)] == \
+        [m.span("marker") for m in PLAIN_SEE.finditer(text)]
+
+
+MINI_RELEASE = """\
+Magic: The Gathering Comprehensive Rules
+
+These rules are effective as of {date}.
+
+Contents
+
+7. Additional Rules
+Glossary
+Credits
+
+7. Additional Rules
+
+702. Keyword Abilities
+
+702.1. Most abilities describe exactly what they do. See rule 702.19a.
+
+{number}. Trample
+
+{number}a Trample is a static ability.
+
+Glossary
+
+Trample
+A keyword ability. See rule 702.19.
+
+Credits
+
+Magic: The Gathering Original Game Design: Richard Garfield
+"""
+
+
+def test_a_text_repeated_across_editions_resolves_in_each_one(tmp_path, monkeypatch):
+    # only this layer, so that the others' work does not slow the test
+    for name in [name for name in LAYERS if name != "references"]:
+        monkeypatch.delitem(LAYERS, name)
+    paths = []
+    for date, number in (("June 6, 2025", "702.19"), ("July 6, 2025", "702.20")):
+        path = tmp_path / f"MagicCompRules {date.replace(' ', '').replace(',', '')}.txt"
+        path.write_text(MINI_RELEASE.format(date=date, number=number), encoding="utf-8")
+        paths.append(path)
+    db_path = tmp_path / "rules.db"
+    add_files(db_path, paths)
+    db = sqlite_utils.Database(db_path)
+    query = ("SELECT document, source_table, raw, target_number, target_rule_id IS NOT NULL, "
+             "status, reason FROM [references] ORDER BY id")
+    stored = db.execute(query).fetchall()
+    assert stored == [
+        ("cr-2025-06-06", "rules", "See rule 702.19a", "702.19a", 1, "resolved", None),
+        ("cr-2025-06-06", "glossary", "See rule 702.19", "702.19", 1, "resolved", None),
+        ("cr-2025-07-06", "rules", "See rule 702.19a", "702.19a", 0, "unresolved",
+         "no 702.19a in cr-2025-07-06"),
+        ("cr-2025-07-06", "glossary", "See rule 702.19", "702.19", 0, "unresolved",
+         "no 702.19 in cr-2025-07-06"),
+    ]
+    # computed again, one edition at a time and in the other order: the same rows
+    references.compute(db, ["cr-2025-07-06"])
+    references.compute(db, ["cr-2025-06-06"])
+    assert sorted(db.execute(query).fetchall()) == sorted(stored)

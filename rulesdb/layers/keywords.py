@@ -13,6 +13,7 @@ import re
 import sqlite_utils
 
 from ..schema import ensure_schema
+from .bulk import insert_rows
 
 SECTION_KINDS = {"keyword abilities": "ability", "keyword actions": "action"}
 ABILITY_WORDS = re.compile(
@@ -27,7 +28,7 @@ def compute(db: sqlite_utils.Database, doc_ids: list[str]) -> str:
     for doc_id in doc_ids:
         db.execute("DELETE FROM keywords WHERE document = ?", [doc_id])
         rows = list(_keywords(db, doc_id))
-        db["keywords"].insert_all(rows)
+        insert_rows(db, "keywords", rows)
         total += len(rows)
     return f"{total} keywords"
 

@@ -21,8 +21,9 @@ from __future__ import annotations
 import functools
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import sqlite_utils
 
@@ -40,9 +41,13 @@ CR_PHRASE = re.compile(
     rf"|(?:[Rr]ules?|[Ss]ections?)\s)"
     rf"(?P<list>{_CR_ITEM}(?:{_CR_SEP}{_CR_ITEM})*)"
 )
+_DIGIT = re.compile(r"\d")
+_LONGEST_MARKER = len("See also sections ")
 CR_ITEM = re.compile(rf"(?P<start>{_CR_ID})(?:\s?[-–]\s?(?P<end>{_CR_ID}|[a-z]\b))?")
+# Three digits not preceded by a word character or a dot; the look back comes after the
+# first digit (`\d(?<![\w.]\d)` rather than `(?<![\w.])\d`) so that re skips ahead to digits.
 CR_BARE = re.compile(
-    rf"(?<![\w.])\d{{3}}\.[1-9]\d*[a-z]?(?:\s?[-–]\s?(?:{_CR_ID}|[a-z]\b))?(?![\w]|\.\d)"
+    rf"\d(?<![\w.]\d)\d{{2}}\.[1-9]\d*[a-z]?(?:\s?[-–]\s?(?:{_CR_ID}|[a-z]\b))?(?![\w]|\.\d)"
 )
 
 _RULINGS_ID = r"[A-Z](?![A-Za-z])(?:\.(?:\d+|Rulings?\.\d+|Note\.\d+))*"
@@ -52,7 +57,11 @@ RULINGS_PHRASE = re.compile(
 )
 RULINGS_ITEM = re.compile(_RULINGS_ID)
 
-SEE_GLOSSARY = re.compile(r"(?:^|(?<=[.!?]\s)|(?<=\n))(?P<marker>See(?:\salso)?)\s")
+# "See" opening the text, a sentence or a line; checked behind "See" so that re skips to it
+SEE_GLOSSARY = re.compile(
+    r"(?P<marker>See(?:(?<=^See)|(?<=[.!?]\sSee)|(?<=\nSee))(?:\salso)?)\s"
+)
+_NAME_SEPARATOR = re.compile(r",\s(?:and\s)?|\s(?:and|or)\s")
 # Only an imperative "see": "(see "New Math")", "... . See "Enchantments"" — not "you see "when"".
 QUOTED_HEADING = re.compile(
     r"(?:^|(?<=[(.;:!?]\s)|(?<=\())[Ss]ee\s(?:also\s)?\"(?P<title>[^\"]{2,60})\""
@@ -128,9 +137,13 @@ def _cr_item(item: re.Match[str], offset: int, phrase_start: int, text: str,
 
 def find_cr_references(text: str) -> list[Found]:
     """Rule and section references in a Comprehensive Rules text."""
+    first_number = _DIGIT.search(text)
+    if not first_number:  # every one cites a number; most texts have none
+        return []
     found: list[Found] = []
     taken: list[tuple[int, int]] = []
-    for phrase in CR_PHRASE.finditer(text):
+    # no phrase starts more than its longest marker ("See also sections ") before a number
+    for phrase in CR_PHRASE.finditer(text, max(0, first_number.start() - _LONGEST_MARKER)):
         kind = "section" if "section" in phrase["marker"].lower() else "rule"
         offset = phrase.start("list")
         for index, item in enumerate(CR_ITEM.finditer(phrase["list"])):
@@ -162,9 +175,13 @@ def find_rulings_references(text: str) -> list[Found]:
 
 def find_glossary_see(text: str, names: list[str]) -> list[Found]:
     """"See X" / "See also A, B" naming glossary entries; `names` longest first, lowercase."""
+    return find_glossary_names(text, by_first_letter(tuple(names)))
+
+
+def find_glossary_names(text: str, groups: dict[str, list[str]]) -> list[Found]:
+    """`find_glossary_see` with the names grouped by `by_first_letter` beforehand."""
     found = []
     lowered = text.lower()
-    groups = _by_first_letter(tuple(names))
     for see in SEE_GLOSSARY.finditer(text):
         cursor = see.end()
         first = True
@@ -179,15 +196,15 @@ def find_glossary_see(text: str, names: list[str]) -> list[Found]:
             found.append(Found(span_start, end, cursor, end, text[span_start:end],
                                text[cursor:end], "glossary", (name,)))
             first = False
-            separator = re.match(r",\s(?:and\s)?|\s(?:and|or)\s", text[end:])
+            separator = _NAME_SEPARATOR.match(text, end)
             if not separator:
                 break
-            cursor = end + separator.end()
+            cursor = separator.end()
     return found
 
 
 @functools.lru_cache(maxsize=4)
-def _by_first_letter(names: tuple[str, ...]) -> dict[str, list[str]]:
+def by_first_letter(names: tuple[str, ...]) -> dict[str, list[str]]:
     """`names` grouped by their first character, each group in the given (longest-first) order.
 
     Scanning only the names that can match keeps "See" lookups fast in glossaries of 700 terms.
@@ -207,16 +224,35 @@ def find_quoted_headings(text: str) -> list[Found]:
     ]
 
 
+# the columns written, in the order of the tuples `_document_references` makes
+COLUMNS = ("document", "source_table", "rule_id", "example_id", "glossary_id", "start", "end",
+           "cited_start", "cited_end", "raw", "cited", "kind",
+           "target_number", "target_rule_id", "target_glossary_id", "status", "reason")
+_STATUS = COLUMNS.index("status")
+_INSERT = (f"INSERT INTO [references] ({', '.join(f'[{c}]' for c in COLUMNS)}) "
+           f"VALUES ({', '.join('?' * len(COLUMNS))})")
+
+Row = tuple[Any, ...]  # plain SQLite values
+Finder = Callable[[str], list[Found]]
+_FINDERS: dict[str, Finder] = {"comprehensive_rules": find_cr_references,
+                               "rulings_summary": find_rulings_references}
+
+
 def compute(db: sqlite_utils.Database, doc_ids: list[str]) -> str:
     """Find and resolve the references of the given documents; a one-line summary."""
     ensure_schema(db, ["references"])
     counts = {"resolved": 0, "unresolved": 0, "outside_coverage": 0}
+    # what a finder found in a text, by finder and text: editions repeat most of their
+    # predecessor's text word for word, so each distinct text is searched once per call
+    finds: dict[Finder, dict[str, list[Found]]] = {}
     for doc_id in doc_ids:
         db.execute("DELETE FROM [references] WHERE document = ?", [doc_id])
-        rows = list(_document_references(db, doc_id))
-        db["references"].insert_all(rows, batch_size=5000)
+        rows = _document_references(db, doc_id, finds)
+        # plain executemany: sqlite-utils' insert_all checks every value, which costs more
+        # than the insert itself (the same rows, in the same order, get the same ids)
+        db.conn.executemany(_INSERT, rows)
         for row in rows:
-            counts[row["status"]] += 1
+            counts[row[_STATUS]] += 1
     inside = counts["resolved"] + counts["unresolved"]
     share = 100 * counts["resolved"] / inside if inside else 100.0
     return (f"{sum(counts.values())} references: {counts['resolved']} resolved ({share:.1f}% of "
@@ -227,9 +263,8 @@ def compute(db: sqlite_utils.Database, doc_ids: list[str]) -> str:
 class _Resolver:
     """Targets of one document: rule numbers, headings, glossary names, coverage."""
 
-    def __init__(self, db: sqlite_utils.Database, doc_id: str) -> None:
-        self.doc_id = doc_id
-        document = db["documents"].get(doc_id)
+    def __init__(self, db: sqlite_utils.Database, document: dict) -> None:
+        self.doc_id = doc_id = document["id"]
         self.covers = json.loads(document["covers"] or "[]")
         self.partial = bool(document["partial"])
         self.coverage = Coverage.from_covers(self.partial, self.covers)
@@ -248,75 +283,67 @@ class _Resolver:
             for name in [term, heading, *json.loads(aliases or "[]")]:
                 if name:
                     self.glossary.setdefault(name.lower(), row_id)
-        self.names = sorted(self.glossary, key=len, reverse=True)
+        self.name_groups = by_first_letter(tuple(sorted(self.glossary, key=len, reverse=True)))
 
-    def resolve(self, found: Found, target: str) -> dict:
-        """Target ids, status and reason of one reference target."""
-        row = {"target_number": target, "target_rule_id": None, "target_glossary_id": None,
-               "status": "resolved", "reason": None}
+    def resolve(self, found: Found, target: str) -> Row:
+        """target_number, target_rule_id, target_glossary_id, status and reason of one
+        reference target."""
         if found.kind == "glossary":
-            row["target_glossary_id"] = self.glossary[target]
-            row["target_number"] = None
-        elif found.kind == "heading":
-            row["target_number"] = None
+            return None, None, self.glossary[target], "resolved", None
+        if found.kind == "heading":
             if target in self.titles:
-                row["target_rule_id"] = self.titles[target]
-            elif target in self.glossary:
-                row["target_glossary_id"] = self.glossary[target]
-            elif self.partial:
-                row.update(status="outside_coverage",
-                           reason=f"{self.doc_id} contains only {', '.join(self.covers)}")
-            else:
-                row.update(status="unresolved", reason=f'no heading "{found.cited}" here')
-        elif target in self.rules:
-            row["target_rule_id"] = self.rules[target]
-        elif "-" in target:
-            row.update(status="unresolved", reason=f"{found.cited} is not a range of rules")
-        elif not self.coverage.contains(target):
-            row.update(status="outside_coverage",
-                       reason=f"{self.doc_id} contains only {', '.join(self.covers)}")
-        else:
-            row.update(status="unresolved", reason=f"no {target} in {self.doc_id}")
-        return row
+                return None, self.titles[target], None, "resolved", None
+            if target in self.glossary:
+                return None, None, self.glossary[target], "resolved", None
+            if self.partial:
+                return None, None, None, "outside_coverage", self._outside()
+            return None, None, None, "unresolved", f'no heading "{found.cited}" here'
+        if target in self.rules:
+            return target, self.rules[target], None, "resolved", None
+        if "-" in target:
+            return target, None, None, "unresolved", f"{found.cited} is not a range of rules"
+        if not self.coverage.contains(target):
+            return target, None, None, "outside_coverage", self._outside()
+        return target, None, None, "unresolved", f"no {target} in {self.doc_id}"
+
+    def _outside(self) -> str:
+        return f"{self.doc_id} contains only {', '.join(self.covers)}"
 
 
-def _document_references(db: sqlite_utils.Database, doc_id: str) -> Iterator[dict]:
-    kind = db["documents"].get(doc_id)["kind"]
-    resolver = _Resolver(db, doc_id)
+def _document_references(db: sqlite_utils.Database, doc_id: str,
+                         finds: dict[Finder, dict[str, list[Found]]]) -> list[Row]:
+    """The rows of one document, in the order they are stored (rules, examples, glossary)."""
+    document = db["documents"].get(doc_id)
+    resolver = _Resolver(db, document)
+    find = _FINDERS.get(document["kind"], find_quoted_headings)
+    found_in = finds.setdefault(find, {})
+    rows: list[Row] = []
 
-    def finder(text: str) -> list[Found]:
-        if kind == "comprehensive_rules":
-            return find_cr_references(text)
-        if kind == "rulings_summary":
-            return find_rulings_references(text)
-        return find_quoted_headings(text)
+    def add(owner: tuple[str, str, int | None, int | None, int | None], ref: Found) -> None:
+        where = (*owner, ref.start, ref.end, ref.cited_start, ref.cited_end, ref.raw, ref.cited,
+                 ref.kind)
+        rows.extend((*where, *resolver.resolve(ref, target)) for target in ref.targets)
 
-    sources = [
-        ("rules", "rule_id", db.execute(
-            "SELECT id, id, text FROM rules WHERE document = ?", [doc_id])),
-        ("examples", "example_id", db.execute(
-            "SELECT id, rule_id, text FROM examples WHERE document = ?", [doc_id])),
-    ]
-    for table, id_column, cursor in sources:
-        for row_id, rule_id, text in cursor.fetchall():
-            for found in finder(text or ""):
-                yield from _rows(doc_id, table, {id_column: row_id, "rule_id": rule_id},
-                                 found, resolver)
+    def found(text: str | None) -> list[Found]:
+        text = text or ""
+        if text not in found_in:
+            found_in[text] = find(text)
+        return found_in[text]
+
+    for row_id, text in db.execute(
+        "SELECT id, text FROM rules WHERE document = ?", [doc_id]
+    ).fetchall():
+        for one in found(text):
+            add((doc_id, "rules", row_id, None, None), one)
+    for row_id, rule_id, text in db.execute(
+        "SELECT id, rule_id, text FROM examples WHERE document = ?", [doc_id]
+    ).fetchall():
+        for one in found(text):
+            add((doc_id, "examples", rule_id, row_id, None), one)
     for row_id, definition in db.execute(
         "SELECT id, definition FROM glossary WHERE document = ?", [doc_id]
     ).fetchall():
-        text = definition or ""
-        found_all = [*finder(text), *find_glossary_see(text, resolver.names)]
-        for found in sorted(found_all, key=lambda f: f.start):
-            yield from _rows(doc_id, "glossary", {"glossary_id": row_id}, found, resolver)
-
-
-def _rows(doc_id: str, table: str, owner: dict, found: Found,
-          resolver: _Resolver) -> Iterator[dict]:
-    for target in found.targets:
-        yield {
-            "document": doc_id, "source_table": table, "rule_id": None, "example_id": None,
-            "glossary_id": None, **owner, "start": found.start, "end": found.end,
-            "cited_start": found.cited_start, "cited_end": found.cited_end, "raw": found.raw,
-            "cited": found.cited, "kind": found.kind, **resolver.resolve(found, target),
-        }
+        see = find_glossary_names(definition or "", resolver.name_groups)
+        for one in sorted([*found(definition), *see], key=lambda f: f.start):
+            add((doc_id, "glossary", None, None, row_id), one)
+    return rows
