@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter, defaultdict
+from functools import lru_cache
 
 import sqlite_utils
 
@@ -22,7 +23,8 @@ from .bulk import insert_rows
 WORD = re.compile(r"[a-z0-9]+")
 
 
-def names(text: str) -> tuple[str, list[str]]:
+@lru_cache(maxsize=1 << 16)  # every edition repeats most of its headings and terms
+def names(text: str) -> tuple[str, tuple[str, ...]]:
     """The exact normalized name and its looser variants."""
     name = re.sub(r"\s+", " ", text.lower().replace("’", "'")).strip(" .:;\"")
     name = re.sub(r"\s*\(obsolete\)$", "", name)
@@ -31,7 +33,7 @@ def names(text: str) -> tuple[str, list[str]]:
     loose = re.sub(r" (step|phase)$", "", loose)
     variants = {loose, loose[:-1] if loose.endswith("s") and len(loose) > 4 else loose}
     variants.discard(name)
-    return name, sorted(variants)
+    return name, tuple(sorted(variants))
 
 
 def compute(db: sqlite_utils.Database, doc_ids: list[str] | None = None) -> int:
