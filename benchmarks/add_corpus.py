@@ -8,14 +8,21 @@ ingest itself from that of each layer)
    with the bundled documents (--bare: empty): per file MB/s of source, rules/s, seconds, the
    time of each layer, and how much the database grew;
 2. all files in one `add` (layers run once over all of them);
-3. storage: database size, and how much of the rule text repeats across editions.
+3. storage: database size, how much of the rule text repeats across editions, and what the
+   shared `texts` table keeps of it;
+4. `rulesdb add` of the newest file in a fresh process (as a user runs it) into a copy of the
+   bundled build, median of --runs.
 Targets (issue 3): one full modern release ≤ 1.5 s; ≥ 5 MB/s of source.
 """
 
 from __future__ import annotations
 
 import argparse
+import shutil
 import sqlite3
+import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -34,6 +41,7 @@ def main() -> None:
     parser.add_argument("dir", nargs="?", type=Path, default=ROOT.parent / "shared/corpus/cr")
     parser.add_argument("--bare", action="store_true", help="Start from an empty database.")
     parser.add_argument("--layers", help="Comma-separated layers to run [default: all].")
+    parser.add_argument("--runs", type=int, default=5, help="Fresh-process runs [default: 5].")
     args = parser.parse_args()
     if args.layers:
         wanted = args.layers.split(",")
@@ -47,6 +55,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         one_by_one(Path(tmp) / "one.db", files, args.bare)
         all_at_once(Path(tmp) / "all.db", files)
+        if not args.layers:
+            fresh_process(Path(tmp), files[-1], args.runs)
 
 
 def one_by_one(db: Path, files: list[Path], bare: bool) -> None:
@@ -98,18 +108,37 @@ def all_at_once(db: Path, files: list[Path]) -> None:
           f" MB per edition)\n   layers (s): {layers}")
 
 
+def fresh_process(tmp: Path, newest: Path, runs: int) -> None:
+    """`rulesdb add` of one release as a user runs it: a new Python process each time."""
+    base = tmp / "bundled.db"
+    build(base, ROOT / "data" / "sources")
+    times = []
+    for _ in range(runs):
+        db = tmp / "fresh.db"
+        shutil.copyfile(base, db)
+        t0 = time.perf_counter()
+        subprocess.run([str(Path(sys.executable).with_name("rulesdb")), "add", str(newest),
+                        "--db", str(db)], check=True, capture_output=True)
+        times.append(time.perf_counter() - t0)
+    print(f"\n4. rulesdb add {newest.name} into the bundled build, fresh process: median "
+          f"{statistics.median(times):.2f} s (min {min(times):.2f}, max {max(times):.2f}, "
+          f"{runs} runs; target ≤ 1.5 s)")
+
+
 def storage(db: Path) -> None:
     conn = sqlite3.connect(db)
     total, distinct = conn.execute(
         "SELECT sum(length(text)), (SELECT sum(length(t)) FROM (SELECT DISTINCT text AS t "
         "FROM rules)) FROM rules").fetchone()
+    stored = conn.execute("SELECT sum(length(text)) FROM texts").fetchone()[0]
     packed, raw = conn.execute("SELECT sum(length(data)), sum(size) FROM document_sources"
                                ).fetchone()
     tables = conn.execute(
         "SELECT name, sum(pgsize) FROM dbstat GROUP BY name ORDER BY 2 DESC LIMIT 6").fetchall()
     conn.close()
     print(f"\n3. storage: rule texts {total / MB:.2f} MB, of which distinct {distinct / MB:.2f} MB "
-          f"({100 * (1 - distinct / total):.0f}% repeats an earlier edition's text)")
+          f"({100 * (1 - distinct / total):.0f}% repeats an earlier edition's text); the texts "
+          f"table stores {stored / MB:.2f} MB of text")
     print(f"   added sources kept for rebuilds: {raw / MB:.2f} MB stored zlib-compressed as "
           f"{packed / MB:.2f} MB")
     print("   largest tables: " + ", ".join(f"{name} {size / MB:.1f} MB" for name, size in tables))

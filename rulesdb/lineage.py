@@ -99,14 +99,27 @@ class Side:
             if parent is not None:
                 self.children[parent].append(i)
         self._rare: tuple[dict[str, int], list[list[str]]] | None = None
+        self._postings: dict[str, list[int]] | None = None
 
     def rare_words(self, rare: dict[str, int]) -> list[list[str]]:
-        """Per rule, its words met in at most RARE_DF rules of both editions (kept: the
-        alignment asks for them many times with the same frequencies)."""
+        """Per rule, its words met in at most RARE_DF rules of both editions, rarest first
+        (kept: the alignment asks for them many times with the same frequencies)."""
         if self._rare is None or self._rare[0] is not rare:
-            self._rare = (rare, [[w for w in bag if rare.get(w, RARE_DF + 1) <= RARE_DF]
+            self._rare = (rare, [sorted([w for w in bag if rare.get(w, RARE_DF + 1) <= RARE_DF],
+                                        key=lambda w: (rare[w], w))
                                  for bag in self.bags])
+            self._postings = None
         return self._rare[1]
+
+    def postings(self, rare: dict[str, int]) -> dict[str, list[int]]:
+        """Rare word → the rules holding it, in order."""
+        words = self.rare_words(rare)
+        if self._postings is None:
+            self._postings = defaultdict(list)
+            for j, rule_words in enumerate(words):
+                for word in rule_words:
+                    self._postings[word].append(j)
+        return self._postings
 
 
 def _dice(a: Counter, b: Counter, size_a: int, size_b: int) -> float:
@@ -248,17 +261,20 @@ class _Matcher:
 
 def _rare_pairs(src: Side, dst: Side, src_done: dict[int, int], dst_done: dict[int, int],
                 rare: dict[str, int]) -> list[tuple[int, int]]:
-    postings: dict[str, list[int]] = defaultdict(list)
-    for j, words in enumerate(dst.rare_words(rare)):
-        if j not in dst_done:
-            for word in words:
-                postings[word].append(j)
+    if dst_done:
+        postings: dict[str, list[int]] = defaultdict(list)
+        for j, words in enumerate(dst.rare_words(rare)):
+            if j not in dst_done:
+                for word in words:
+                    postings[word].append(j)
+    else:
+        postings = dst.postings(rare)
     pairs = []
     for i, words in enumerate(src.rare_words(rare)):
         if i in src_done:
             continue
-        rarest = sorted([(rare[w], w) for w in words if w in postings])[:RARE_WORDS]
-        hits = Counter(chain.from_iterable([postings[w] for _, w in rarest]))
+        rarest = [w for w in words if w in postings][:RARE_WORDS]  # words are rarest first
+        hits = Counter(chain.from_iterable([postings[w] for w in rarest]))
         ranked = sorted([(-count, j) for j, count in hits.items()])[:RARE_CANDIDATES]
         pairs.extend((i, j) for _, j in ranked)
     return pairs
