@@ -13,6 +13,7 @@ CITED = re.compile(r"(?P<pre>\b(?:[Rr]ules?|[Ss]ections?) )?(?<![\w.])"
                    r"(?P<num>\d{3}(?P<rule>\.\d+[a-z]?)?)"
                    r"(?:\s?[-–]\s?(?P<end>\d{3}(?:\.\d+[a-z]?)?(?![\w]|\.\d)|[a-z]\b|\d+\b))?"
                    r"(?![\w]|\.\d)")
+DIGIT = re.compile(r"\d")
 WORD = re.compile(r"[a-z0-9§]+(?:['’][a-z]+)?")
 PLACEHOLDER = "§"
 QUOTES = (("’", "'"), ("‘", "'"), ("“", '"'), ("”", '"'))
@@ -48,7 +49,10 @@ def _placeholder(match: re.Match[str]) -> str:
 @lru_cache(maxsize=1 << 16)
 def normalize(text: str) -> str:
     """Text folded for comparison: lower case, single spaces, citations as a placeholder."""
-    return " ".join(CITED.sub(_placeholder, fold_quotes(text)).lower().split())
+    text = fold_quotes(text)
+    if DIGIT.search(text):  # a citation has three digits: most texts have none
+        text = CITED.sub(_placeholder, text)
+    return " ".join(text.lower().split())
 
 
 def fold_quotes(text: str) -> str:
