@@ -1,4 +1,5 @@
-"""Tests of the flattened Comprehensive Rules parser (ingest/cr_flat.py, cr_flat_glossary.py)."""
+"""Flattened Comprehensive Rules parser (ingest/cr_flat.py) on synthetic documents: each rule
+construct and quirk, and a property test that generated documents parse back."""
 
 from __future__ import annotations
 
@@ -10,20 +11,8 @@ from hypothesis import strategies as st
 
 from rulesdb.ingest.cr_flat import parse
 from rulesdb.ingest.lossless import lossless_mismatch
-from rulesdb.ingest.model import DocumentMeta, ParseError
 
-SEED = "cr-2009-02-01"
-HEAD = (
-    "Magic: The Gathering Comprehensive Rules These rules are current as of February 1, 2009. "
-    "Introduction Read this first. Contents 1. The Game 100. General Glossary Credits Questions? "
-)
-GLOSSARY = "Absorb Absorb is a static ability that prevents damage."
-TAIL = "Credits Editing: Del Laugel. Questions? Contact the office nearest you."
-
-
-def make_doc(body: str, glossary: str = GLOSSARY, tail: str = TAIL) -> bytes:
-    """A small flattened CR: head, `body`, the glossary and the credits on one line."""
-    return f"{HEAD}{body} Glossary {glossary} {tail}".encode()
+from cr_flat_helpers import START, make_doc
 
 
 def brief(doc) -> list[tuple]:
@@ -34,25 +23,9 @@ def brief(doc) -> list[tuple]:
     ]
 
 
-def glossary_brief(doc) -> list[tuple]:
-    """(heading, term, aliases, obsolete, definition, see, example texts) per entry."""
-    return [
-        (
-            g.heading,
-            g.term,
-            g.aliases,
-            g.obsolete,
-            g.definition,
-            g.see,
-            [e.text for e in g.examples],
-        )
-        for g in doc.glossary
-    ]
-
-
-START = "1. The Game 100. General"
 CH1 = ("chapter", "1", None, "1.", "The Game", "The Game", [])
 SEC100 = ("section", "100", "1", "100.", "General", "General", [])
+
 
 # --- synthetic documents: each construct and each quirk -----------------------------------
 
@@ -191,171 +164,6 @@ def test_rule_constructs(body: str, expected: list[tuple], warnings: list[str]) 
     assert brief(doc) == expected
     assert [w for w in doc.warnings if "contents" in w or "printed" in w] == warnings
     assert lossless_mismatch(doc) is None
-
-
-GLOSSARY_CASES = [
-    pytest.param(
-        "Absorb Absorb is static. Active Player The active player acts. "
-        'Active Player, Nonactive Player Order The "Active Player, Nonactive Player order" '
-        "rule. APNAP Order See Active Player, Nonactive Player Order.",
-        [
-            ("Absorb", "Absorb", (), False, "Absorb is static.", (), []),
-            ("Active Player", "Active Player", (), False, "The active player acts.", (), []),
-            (
-                "Active Player, Nonactive Player Order",
-                "Active Player, Nonactive Player Order",
-                (),
-                False,
-                'The "Active Player, Nonactive Player order" rule.',
-                (),
-                [],
-            ),
-            (
-                "APNAP Order",
-                "APNAP Order",
-                (),
-                False,
-                "See Active Player, Nonactive Player Order.",
-                ("Active Player, Nonactive Player Order",),
-                [],
-            ),
-        ],
-        id="repeated-heading-article-see",
-    ),
-    pytest.param(
-        "Ante (Obsolete) Earlier rules had ante. Control, Controller A permanent's controller "
-        "plays it. Owner The owner started with it. See also Control, Owner.",
-        [
-            ("Ante (Obsolete)", "Ante", (), True, "Earlier rules had ante.", (), []),
-            (
-                "Control, Controller",
-                "Control, Controller",
-                ("Control", "Controller"),
-                False,
-                "A permanent's controller plays it.",
-                (),
-                [],
-            ),
-            (
-                "Owner",
-                "Owner",
-                (),
-                False,
-                "The owner started with it. See also Control, Owner.",
-                ("Control", "Owner"),
-                [],
-            ),
-        ],
-        id="obsolete-aliases-see-also",
-    ),
-    pytest.param(
-        "Sacrifice To sacrifice a permanent, move it. Sacrificing a permanent doesn't destroy "
-        "it. Scry To scry, look. Example: You scry 2. Shadow Shadow is evasion.",
-        [
-            (
-                "Sacrifice",
-                "Sacrifice",
-                (),
-                False,
-                "To sacrifice a permanent, move it. Sacrificing a permanent doesn't destroy it.",
-                (),
-                [],
-            ),
-            ("Scry", "Scry", (), False, "To scry, look.", (), ["You scry 2."]),
-            ("Shadow", "Shadow", (), False, "Shadow is evasion.", (), []),
-        ],
-        id="sentence-in-definition-is-not-a-heading",
-    ),
-    pytest.param(
-        "Creature Type The list: Wall, Zombie, Zubera Cumulative Upkeep Cumulative upkeep "
-        "is a cost. Depend On An effect depends. The Grand Melee variant is big. Zone A zone.",
-        [
-            ("Creature Type", "Creature Type", (), False, "The list: Wall, Zombie, Zubera", (), []),
-            (
-                "Cumulative Upkeep",
-                "Cumulative Upkeep",
-                (),
-                False,
-                "Cumulative upkeep is a cost.",
-                (),
-                [],
-            ),
-            (
-                "Depend On",
-                "Depend On",
-                (),
-                False,
-                "An effect depends. The Grand Melee variant is big.",
-                (),
-                [],
-            ),
-            ("Zone", "Zone", (), False, "A zone.", (), []),
-        ],
-        id="unterminated-list-particle-heading",
-    ),
-]
-
-
-@pytest.mark.parametrize(("glossary", "expected"), GLOSSARY_CASES)
-def test_glossary_constructs(glossary: str, expected: list[tuple]) -> None:
-    doc = parse(make_doc(f"{START} 100.1. One.", glossary=glossary))
-    assert glossary_brief(doc) == expected
-    assert lossless_mismatch(doc) is None
-
-
-def test_synthetic_parts_and_meta() -> None:
-    doc = parse(make_doc(f"{START} 100.1. One."))
-    assert doc.meta == DocumentMeta(
-        kind="comprehensive_rules",
-        title="Magic: The Gathering Comprehensive Rules",
-        effective_date="2009-02-01",
-        date_text="These rules are current as of February 1, 2009.",
-        covers=("100-100",),
-    )
-    assert [(p.name, p.text) for p in doc.parts] == [
-        ("title", "Magic: The Gathering Comprehensive Rules"),
-        ("date", "These rules are current as of February 1, 2009."),
-        ("introduction", "Introduction Read this first."),
-        ("contents", "Contents 1. The Game 100. General Glossary Credits Questions?"),
-        ("glossary", "Glossary"),
-        ("credits", "Credits Editing: Del Laugel."),
-        ("questions", "Questions? Contact the office nearest you."),
-    ]
-
-
-# --- bad input ------------------------------------------------------------------------------
-
-BAD_INPUTS = [
-    pytest.param(b"", id="empty"),
-    pytest.param(b"\x00\x01\x02\x03binary\x00", id="binary"),
-    pytest.param(b"Just some text. 1. A list 2. of things.", id="no-title"),
-    pytest.param(b"Magic: The Gathering Comprehensive Rules Introduction text.", id="no-date"),
-    pytest.param(
-        make_doc(f"{START} 100.1. One.")[: -len(TAIL) - len(GLOSSARY) - 20], id="no-glossary"
-    ),
-    pytest.param(make_doc(f"{START} 100.1. One.")[: -len(TAIL) - 10], id="truncated-glossary"),
-    pytest.param(make_doc(f"{START} 100.1. One rule that stops"), id="rule-mid-sentence"),
-    pytest.param(HEAD.encode() + b"1. The Game 100. General Glossary Credits", id="no-rules"),
-]
-
-
-@pytest.mark.parametrize("data", BAD_INPUTS)
-def test_bad_input_raises(data: bytes) -> None:
-    with pytest.raises(ParseError):
-        parse(data)
-
-
-@pytest.mark.parametrize("other", ["cr-2025-06-06", "rulings-1999-04", "rulebook-2005"])
-def test_other_formats_raise(source_bytes: dict[str, bytes], other: str) -> None:
-    with pytest.raises(ParseError):
-        parse(source_bytes[other])
-
-
-@pytest.mark.parametrize("cut", [0.1, 0.5, 0.7, 0.9, 0.99])
-def test_truncated_real_document_raises(source_bytes: dict[str, bytes], cut: float) -> None:
-    data = source_bytes[SEED]
-    with pytest.raises(ParseError):
-        parse(data[: int(len(data) * cut)])
 
 
 # --- property: generated documents parse back to their structure -------------------------
