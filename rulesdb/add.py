@@ -26,12 +26,13 @@ import sqlite_utils
 
 from .catalog import CatalogEntry
 from .errors import InputError, position
+from .fts import index_fts
 from .ingest import cr_text
 from .ingest.decode import decode
 from .ingest.model import Document, ParseError
 from .layers import LAYERS
 from .layers.run import Background, run_layers, warm_up
-from .schema import OutdatedSchema, ensure_schema, index_fts
+from .schema import OutdatedSchema, ensure_schema
 from .store import StoredCounts, delete_document, save_document
 
 LICENSE = ("© Wizards of the Coast LLC; reproduced for reference under the Wizards of the Coast "

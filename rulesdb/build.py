@@ -15,11 +15,12 @@ import sqlite_utils
 from .add import Source, parse_release, previous_sources, store_release
 from .catalog import CatalogEntry, load_catalog, read_verified
 from .errors import InputError, position
+from .fts import ensure_fts
 from .ingest.decode import decode
 from .ingest.model import Document, ParseError
 from .layers import LAYERS
 from .layers.run import Background, run_layers, warm_up
-from .schema import ensure_fts, ensure_schema
+from .schema import ensure_schema
 from .store import StoredCounts, save_document
 from .trace.run import scanned_engines, trace_tree
 

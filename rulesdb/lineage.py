@@ -20,7 +20,8 @@ they are candidates, generated in this order:
 2. the same number on both sides;
 3. the unmatched children of two matched parents (e.g. 502.9a … under 502.9 → 702.19);
 4. shared rare words: each unmatched rule's six rarest words (document frequency over both
-   editions ≤ RARE_DF) through an inverted index; the five rules sharing most of them.
+   editions ≤ RARE_DF, see rulesdb.lineage_side) through an inverted index; the five rules
+   sharing most of them.
 Candidates are scored by bag-of-words Dice similarity (cheap), plus small bonuses for the
 same number and matched parents, and matched greedily best first. A parent left unmatched
 whose matched children mostly went under one new parent is matched to it (bottom-up), and
@@ -36,14 +37,13 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import chain
 
 from .coverage import Coverage
-from .lineage_text import cited_numbers, normalize, prepared, ratio
+from .lineage_side import RuleRec, Side, document_frequency, rare_pairs
+from .lineage_text import cited_numbers, normalize, ratio
 
-RARE_DF = 60
-RARE_WORDS = 6
-RARE_CANDIDATES = 5
+__all__ = ["PAIR_OPS", "Change", "Coverage", "RuleRec", "Side", "align", "mirror"]
+
 MIN_SIMILARITY = 0.5
 MIN_SHORT_SIMILARITY = 0.8  # texts of at most SHORT words (headings) need more
 SHORT = 3
@@ -59,17 +59,6 @@ MIRROR = {"added": "removed", "removed": "added", "split": "merged", "merged": "
 
 
 @dataclass(frozen=True)
-class RuleRec:
-    """One rule of an edition as the alignment sees it."""
-
-    number: str
-    kind: str
-    title: str | None
-    text: str
-    parent: str | None = None
-
-
-@dataclass(frozen=True)
 class Change:
     """How one old rule relates to one new rule (either side None for added/removed)."""
 
@@ -78,48 +67,6 @@ class Change:
     new: str | None
     similarity: float
     citations_only: bool = False
-
-
-class Side:
-    """One edition prepared for matching (`align` takes it in place of the rules, so an
-    edition aligned with both its neighbours is prepared once)."""
-
-    def __init__(self, rules: Sequence[RuleRec]) -> None:
-        self.rules = list(rules)
-        self.index = {rule.number: i for i, rule in enumerate(self.rules)}
-        self.keys = [normalize(rule.text or rule.title or "") for rule in self.rules]
-        texts = [prepared(key) for key in self.keys]
-        self.words = [words for words, _ in texts]
-        self.bags = [bag for _, bag in texts]
-        self.sizes = [max(1, len(words)) for words in self.words]
-        self.parents = [self.index.get(rule.parent) if rule.parent else None
-                        for rule in self.rules]
-        self.children: dict[int, list[int]] = defaultdict(list)
-        for i, parent in enumerate(self.parents):
-            if parent is not None:
-                self.children[parent].append(i)
-        self._rare: tuple[dict[str, int], list[list[str]]] | None = None
-        self._postings: dict[str, list[int]] | None = None
-
-    def rare_words(self, rare: dict[str, int]) -> list[list[str]]:
-        """Per rule, its words met in at most RARE_DF rules of both editions, rarest first
-        (kept: the alignment asks for them many times with the same frequencies)."""
-        if self._rare is None or self._rare[0] is not rare:
-            self._rare = (rare, [sorted([w for w in bag if rare.get(w, RARE_DF + 1) <= RARE_DF],
-                                        key=lambda w: (rare[w], w))
-                                 for bag in self.bags])
-            self._postings = None
-        return self._rare[1]
-
-    def postings(self, rare: dict[str, int]) -> dict[str, list[int]]:
-        """Rare word → the rules holding it, in order."""
-        words = self.rare_words(rare)
-        if self._postings is None:
-            self._postings = defaultdict(list)
-            for j, rule_words in enumerate(words):
-                for word in rule_words:
-                    self._postings[word].append(j)
-        return self._postings
 
 
 def _dice(a: Counter, b: Counter, size_a: int, size_b: int) -> float:
@@ -166,8 +113,8 @@ class _Matcher:
             news = [c for c in self.new.children.get(j, ()) if c not in self.rev]
             if olds and news and len(olds) * len(news) <= 4000:
                 pairs.update((a, b) for a in olds for b in news)
-        pairs.update(_rare_pairs(self.old, self.new, self.fwd, self.rev, rare))
-        pairs.update((i, j) for j, i in _rare_pairs(self.new, self.old, self.rev, self.fwd, rare))
+        pairs.update(rare_pairs(self.old, self.new, self.fwd, self.rev, rare))
+        pairs.update((i, j) for j, i in rare_pairs(self.new, self.old, self.rev, self.fwd, rare))
         return pairs
 
     def greedy(self, pairs: set[tuple[int, int]]) -> None:
@@ -259,31 +206,6 @@ class _Matcher:
                     link(parent, target)
 
 
-def _rare_pairs(src: Side, dst: Side, src_done: dict[int, int], dst_done: dict[int, int],
-                rare: dict[str, int]) -> list[tuple[int, int]]:
-    if dst_done:
-        postings: dict[str, list[int]] = defaultdict(list)
-        for j, words in enumerate(dst.rare_words(rare)):
-            if j not in dst_done:
-                for word in words:
-                    postings[word].append(j)
-    else:
-        postings = dst.postings(rare)
-    pairs = []
-    for i, words in enumerate(src.rare_words(rare)):
-        if i in src_done:
-            continue
-        rarest = [w for w in words if w in postings][:RARE_WORDS]  # words are rarest first
-        hits = Counter(chain.from_iterable([postings[w] for w in rarest]))
-        ranked = sorted([(-count, j) for j, count in hits.items()])[:RARE_CANDIDATES]
-        pairs.extend((i, j) for _, j in ranked)
-    return pairs
-
-
-def _document_frequency(old: Side, new: Side) -> dict[str, int]:
-    return Counter(chain.from_iterable([*old.bags, *new.bags]))
-
-
 def align(old: Sequence[RuleRec] | Side, new: Sequence[RuleRec] | Side,
           old_coverage: Coverage | None = None,
           new_coverage: Coverage | None = None) -> list[Change]:
@@ -292,7 +214,7 @@ def align(old: Sequence[RuleRec] | Side, new: Sequence[RuleRec] | Side,
     new_side = new if isinstance(new, Side) else Side(new)
     matcher = _Matcher(old_side, new_side)
     matcher.exact()
-    rare = _document_frequency(old_side, new_side)
+    rare = document_frequency(old_side, new_side)
     matcher.greedy(matcher.candidates(rare))
     matcher.bottom_up()
     matcher.greedy(matcher.candidates(rare))
@@ -371,7 +293,7 @@ def _splits(src: Side, dst: Side, fwd: dict[int, int], rev: dict[int, int],
     """(src rule, extra dst rule, containment) where a src rule's text went to two dst rules."""
     found = []
     taken: set[int] = set()
-    for j, i in _rare_pairs(dst, src, rev, {}, rare):
+    for j, i in rare_pairs(dst, src, rev, {}, rare):
         if i not in fwd or j in taken or len(dst.words[j]) <= SHORT:
             continue
         other = fwd[i]

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 import sqlite_utils
 
 from .catalog import CatalogEntry
+from .fts import unindex_fts
 from .ingest.model import Document, Rule
-from .schema import unindex_fts
 
 DOCUMENT_TABLES = ["rule_rows", "examples", "glossary", "citations", "glyphs", "parts", "residue",
                    "build_warnings"]
