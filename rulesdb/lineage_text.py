@@ -19,15 +19,18 @@ PLACEHOLDER = "§"
 QUOTES = (("’", "'"), ("‘", "'"), ("“", '"'), ("”", '"'))
 
 
-def cited_numbers(text: str) -> list[str]:
+@lru_cache(maxsize=1 << 14)  # an edition's texts are compared with both its neighbours'
+def cited_numbers(text: str) -> tuple[str, ...]:
     """The rule numbers cited in a text, in order; a range gives both its ends in full."""
+    if not DIGIT.search(text):
+        return ()
     numbers = []
     for match in CITED.finditer(text):
         if match["pre"] or match["rule"]:
             numbers.append(match["num"])
             if match["end"]:
                 numbers.append(_range_end(match["num"], match["end"]))
-    return numbers
+    return tuple(numbers)
 
 
 def _range_end(start: str, end: str) -> str:
@@ -74,6 +77,7 @@ def clear_caches() -> None:
     """Forget normalized texts (the caches make a second alignment of the same texts cheap)."""
     normalize.cache_clear()
     prepared.cache_clear()
+    cited_numbers.cache_clear()
 
 
 def ratio(a: list[str], b: list[str]) -> float:
