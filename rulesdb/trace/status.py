@@ -12,6 +12,7 @@ import json
 import re
 import sqlite3
 from dataclasses import dataclass
+from functools import cached_property
 
 from ..coverage import Coverage
 from .cite import words
@@ -73,8 +74,18 @@ class Checker:
         names = sorted(self.keywords, key=len, reverse=True)
         self.concepts = re.compile(
             rf"\b({'|'.join(map(re.escape, names))})(?:s|es|ing|ed)?\b") if names else None
-        self.renumbering = Renumbering(conn, edition)
-        self.known = frozenset(self.rules) | frozenset(
+        self._conn = conn
+
+    @cached_property
+    def renumbering(self) -> Renumbering:
+        """Every other edition's numbers mapped into this one (read when first needed: a
+        citation that resolves never needs it)."""
+        return Renumbering(self._conn, self.edition)
+
+    @cached_property
+    def known(self) -> frozenset[str]:
+        """Every number of this edition and of the others (what a scan takes for rule ids)."""
+        return frozenset(self.rules) | frozenset(
             n for numbers in self.renumbering.old.values() for n in numbers)
 
     def check(self, citation: Citation) -> Checked:
