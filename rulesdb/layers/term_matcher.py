@@ -15,6 +15,8 @@ from typing import Any
 
 import numpy as np
 
+from .spacy_loader import import_spacy
+
 # "play" after these is the zone ("come into play", "removed from play"), not the act of playing
 ZONE_PLAY = {"into", "from", "onto"}
 SUFFIXES = (("ies", "y"), ("es", ""), ("s", ""), ("ed", ""), ("ing", ""), ("ed", "e"), ("ing", "e"))
@@ -40,8 +42,7 @@ class Mention:
 
 @cache
 def _nlp() -> Any:
-    import spacy
-
+    spacy = import_spacy()
     nlp = spacy.blank("en")
     # only token offsets are read: lexical attributes (like_num, is_stop…) computed for every
     # new word would be wasted, and they do not change where tokens break
