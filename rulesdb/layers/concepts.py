@@ -15,6 +15,7 @@ import json
 import re
 from collections import Counter, defaultdict
 from functools import lru_cache
+from itertools import chain
 
 import sqlite_utils
 
@@ -146,6 +147,7 @@ class _Bags:
                 self.children[parent_id].append(row_id)
         self.definitions = dict(db.execute("SELECT id, definition FROM glossary").fetchall())
         self.bags: dict[tuple[str, int], Counter] = {}
+        self.words: dict[int, list[str]] = {}
 
     def get(self, key: tuple[str, int]) -> Counter:
         """The bag of ("rule", id) with its subtree, or of ("glossary", id)."""
@@ -155,11 +157,20 @@ class _Bags:
                 self.bags[key] = Counter(
                     WORD.findall((self.definitions.get(row_id) or "").lower()))
             else:
-                total = Counter(WORD.findall((self.texts.get(row_id) or "").lower()))
-                for child in self.children.get(row_id, ()):
-                    total.update(self.get(("rule", child)))
-                self.bags[key] = total
+                self.bags[key] = Counter(self._words(row_id))
         return self.bags[key]
+
+    def _words(self, row_id: int) -> list[str]:
+        """The words of a rule's text and of its descendants' (one list, counted once: adding
+        up the bags of the children cost more than the whole rest of the layer)."""
+        words = self.words.get(row_id)
+        if words is None:
+            own = WORD.findall((self.texts.get(row_id) or "").lower())
+            children = self.children.get(row_id, ())
+            words = list(chain(own, *(self._words(child) for child in children))
+                         ) if children else own
+            self.words[row_id] = words
+        return words
 
 
 def _dice(a: Counter, b: Counter) -> float:
