@@ -24,6 +24,7 @@ from pathlib import Path
 
 import sqlite_utils
 
+from .batch import collector_paused
 from .catalog import CatalogEntry
 from .errors import InputError, position
 from .fts import index_fts
@@ -219,12 +220,13 @@ def add_sources(db_path: Path, sources: list[Source], *, replace: bool = False,
     step = on_step or (lambda label: None)
     if doc_id is not None and len(sources) != 1:
         raise InputError("--id names one edition: give exactly one file with it")
-    workers = warm_up()  # the layers' worker imports spaCy while the sources are parsed
-    try:
-        return _add(db_path, sources, replace, doc_id, on_added, step, started, workers)
-    finally:
-        for worker in workers.values():
-            worker.cancel()
+    with collector_paused():
+        workers = warm_up()  # the layers' worker imports spaCy while the sources are parsed
+        try:
+            return _add(db_path, sources, replace, doc_id, on_added, step, started, workers)
+        finally:
+            for worker in workers.values():
+                worker.cancel()
 
 
 def _add(db_path: Path, sources: list[Source], replace: bool, doc_id: str | None,

@@ -13,6 +13,7 @@ from pathlib import Path
 import sqlite_utils
 
 from .add import Source, parse_release, previous_sources, store_release
+from .batch import collector_paused
 from .catalog import CatalogEntry, load_catalog, read_verified
 from .errors import InputError, position
 from .fts import ensure_fts
@@ -73,12 +74,13 @@ def build(
     on_document: Callable[[DocumentReport], None] | None = None,
 ) -> BuildReport:
     """Build `db_path` from the catalogue in `sources_dir`; the old file survives any failure."""
-    workers = warm_up()  # the terms layer's worker imports spaCy while the sources are parsed
-    try:
-        return _build(db_path, sources_dir, catalog_path, on_document, workers)
-    finally:
-        for worker in workers.values():
-            worker.cancel()
+    with collector_paused():
+        workers = warm_up()  # the terms layer's worker imports spaCy while sources are parsed
+        try:
+            return _build(db_path, sources_dir, catalog_path, on_document, workers)
+        finally:
+            for worker in workers.values():
+                worker.cancel()
 
 
 def _build(db_path: Path, sources_dir: Path, catalog_path: Path | None,
