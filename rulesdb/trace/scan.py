@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
+from ..batch import collector_paused
 from . import cite
 from .lexers import LANGUAGES, Source
 from .python_source import PythonSource, python_source
@@ -180,11 +181,13 @@ def scan(root: Path, known: frozenset[str] | None = None, workers: int | None = 
         if filled >= BATCH_BYTES:
             batches.append([])
             filled = 0
-    if workers > 1 and len(batches) > 1:
-        with ProcessPoolExecutor(workers) as pool:
-            parts = list(pool.map(_scan_batch, [(b, known, max_bytes) for b in batches if b]))
-    else:
-        parts = [_scan_batch((b, known, max_bytes)) for b in batches]
+    with collector_paused():  # the pool's processes, forked here, inherit the pause
+        if workers > 1 and len(batches) > 1:
+            with ProcessPoolExecutor(workers) as pool:
+                parts = list(pool.map(_scan_batch,
+                                      [(b, known, max_bytes) for b in batches if b]))
+        else:
+            parts = [_scan_batch((b, known, max_bytes)) for b in batches]
     for citations, skipped, files, total in parts:
         result.citations += citations
         result.skipped.update(skipped)
