@@ -1,5 +1,6 @@
 """Batch work (`rulesdb build`, `add`, `fetch`, the scan of `trace`) with Python's cyclic garbage
 collector paused.
+
 A build or an add makes millions of small objects (tokens, bags of words, rows) that live
 until it ends and form almost no reference cycles (about 400 for the six corpus releases).
 The collector's repeated passes over them cost 10–15% of the run. While paused, objects are
