@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 import sqlite_utils
 
+from .bulk import insert_rows, insert_tuples
 from .catalog import CatalogEntry
 from .fts import unindex_fts
 from .ingest.model import Document, Rule
@@ -91,39 +91,22 @@ def save_document(db: sqlite_utils.Database, entry: CatalogEntry, doc: Document)
     glossary_ids = _save_glossary(db, entry.id, doc)
     citations = _save_rule_details(db, entry.id, doc.rules, rule_ids)
     _save_glossary_glyphs(db, entry.id, doc, glossary_ids)
-    _insert(db, "parts", [
+    insert_rows(db, "parts", [
         {"document": entry.id, "name": part.name, "text": part.text, "position": index}
         for index, part in enumerate(doc.parts)
     ])
-    _insert(db, "residue", [
+    insert_rows(db, "residue", [
         {"document": entry.id, "reason": res.reason, "text": res.text,
          "span_start": res.span[0], "span_end": res.span[1]}
         for res in doc.residue
     ])
-    _insert(db, "build_warnings", [
+    insert_rows(db, "build_warnings", [
         {"document": entry.id, "message": message} for message in doc.warnings
     ])
     if not outer:
         db.conn.commit()
     return StoredCounts(len(doc.rules), examples_total, len(doc.glossary), citations,
                         len(doc.residue))
-
-
-def _insert(db: sqlite_utils.Database, table: str, rows: Iterable[dict]) -> None:
-    """Insert rows that share their keys into an existing table.
-
-    One executemany: sqlite-utils' insert_all spends more time preparing rows than SQLite
-    spends writing them (it matters when `rulesdb add` stores a release of 3,000 rules).
-    """
-    rows = list(rows)
-    if not rows:
-        return
-    columns = list(rows[0])
-    names = ", ".join(f"[{column}]" for column in columns)
-    db.conn.executemany(
-        f"INSERT INTO [{table}] ({names}) VALUES ({', '.join('?' * len(columns))})",
-        [tuple(row[column] for column in columns) for row in rows],
-    )
 
 
 def _next_id(db: sqlite_utils.Database, table: str) -> int:
@@ -151,7 +134,7 @@ def _save_rules(db: sqlite_utils.Database, doc_id: str, rules: tuple[Rule, ...])
             "marker": rule.marker, "new": int(rule.new), "position": position, "depth": depth,
             "span_start": rule.span[0], "span_end": rule.span[1],
         })
-    _insert(db, "rule_rows", rows)
+    insert_rows(db, "rule_rows", rows)
     return [row["id"] for row in rows]
 
 
@@ -181,7 +164,7 @@ def _save_texts(db: sqlite_utils.Database, texts: list[str]) -> dict[str, int]:
             ids[stored] = row_id
     first = _next_id(db, "texts")
     rows = [(first + n, key, text) for n, (key, text) in enumerate(wanted.items())]
-    db.conn.executemany("INSERT INTO texts (id, digest, text) VALUES (?, ?, ?)", rows)
+    insert_tuples(db, "texts", ("id", "digest", "text"), rows)
     ids.update((text, row_id) for row_id, _, text in rows)
     return ids
 
@@ -218,9 +201,9 @@ def _save_rule_details(db: sqlite_utils.Database, doc_id: str, rules: tuple[Rule
              "reason": glyph.reason}
             for glyph in rule.glyphs
         )
-    _insert(db, "examples", examples)
-    _insert(db, "citations", citations)
-    _insert(db, "glyphs", glyphs)
+    insert_rows(db, "examples", examples)
+    insert_rows(db, "citations", citations)
+    insert_rows(db, "glyphs", glyphs)
     return len(citations)
 
 
@@ -234,13 +217,13 @@ def _save_glossary(db: sqlite_utils.Database, doc_id: str, doc: Document) -> lis
          "position": position}
         for position, entry in enumerate(doc.glossary)
     ]
-    _insert(db, "glossary", rows)
+    insert_rows(db, "glossary", rows)
     return [row["id"] for row in rows]
 
 
 def _save_glossary_glyphs(db: sqlite_utils.Database, doc_id: str, doc: Document,
                           glossary_ids: list[int]) -> None:
-    _insert(db, "glyphs", [
+    insert_rows(db, "glyphs", [
         {"document": doc_id, "rule_id": None, "glossary_id": glossary_id,
          "original": glyph.original, "symbol": glyph.symbol, "start": glyph.start,
          "reason": glyph.reason}

@@ -12,8 +12,8 @@ import re
 
 import sqlite_utils
 
+from ..bulk import insert_rows
 from ..schema import ensure_schema
-from .bulk import insert_rows
 
 SECTION_KINDS = {"keyword abilities": "ability", "keyword actions": "action"}
 ABILITY_WORDS = re.compile(

@@ -15,12 +15,12 @@ from itertools import pairwise
 
 import sqlite_utils
 
+from ..bulk import insert_rows
 from ..coverage import Coverage
 from ..lineage import PAIR_OPS, Side, align
 from ..lineage_query import edition
 from ..schema import ensure_schema
 from . import concepts
-from .bulk import insert_rows
 
 
 def compute(db: sqlite_utils.Database, doc_ids: list[str]) -> str:

@@ -27,6 +27,7 @@ from typing import Any
 
 import sqlite_utils
 
+from ..bulk import insert_tuples
 from ..coverage import Coverage
 from ..schema import ensure_schema
 
@@ -229,8 +230,6 @@ COLUMNS = ("document", "source_table", "rule_id", "example_id", "glossary_id", "
            "cited_start", "cited_end", "raw", "cited", "kind",
            "target_number", "target_rule_id", "target_glossary_id", "status", "reason")
 _STATUS = COLUMNS.index("status")
-_INSERT = (f"INSERT INTO [references] ({', '.join(f'[{c}]' for c in COLUMNS)}) "
-           f"VALUES ({', '.join('?' * len(COLUMNS))})")
 
 Row = tuple[Any, ...]  # plain SQLite values
 Finder = Callable[[str], list[Found]]
@@ -248,9 +247,7 @@ def compute(db: sqlite_utils.Database, doc_ids: list[str]) -> str:
     for doc_id in doc_ids:
         db.execute("DELETE FROM [references] WHERE document = ?", [doc_id])
         rows = _document_references(db, doc_id, finds)
-        # plain executemany: sqlite-utils' insert_all checks every value, which costs more
-        # than the insert itself (the same rows, in the same order, get the same ids)
-        db.conn.executemany(_INSERT, rows)
+        insert_tuples(db, "references", COLUMNS, rows)  # in order: the same rows, the same ids
         for row in rows:
             counts[row[_STATUS]] += 1
     inside = counts["resolved"] + counts["unresolved"]

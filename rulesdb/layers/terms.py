@@ -38,6 +38,7 @@ from typing import Any
 
 import sqlite_utils
 
+from ..bulk import insert_tuples
 from ..schema import ensure_schema
 from .term_matcher import Lexicon, TermMatcher, Tokens, tokenize, tokens_of
 
@@ -182,9 +183,7 @@ def finish(db: sqlite_utils.Database, doc_ids: list[str],
         if doc_id not in found:
             continue
         source, rows = found[doc_id]
-        db.conn.executemany(  # plain executemany: sqlite-utils' per-row checks cost more here
-            f"INSERT INTO term_mentions ({', '.join(f'[{c}]' for c in COLUMNS)}) "
-            f"VALUES ({', '.join('?' * len(COLUMNS))})", rows)
+        insert_tuples(db, "term_mentions", COLUMNS, rows)
         total += len(rows)
         linked.append(f"{doc_id}→{source}")
     return f"{total} term mentions ({', '.join(linked)})"
