@@ -7,7 +7,7 @@ spaCy is imported only here, on first use; nothing is downloaded at run time.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import pairwise
@@ -224,38 +224,15 @@ class TermMatcher:
              blocked: list[tuple[int, int]] = (), skip: set[int] = frozenset()) -> list[Mention]:
         """Non-overlapping mentions, longest first; none overlapping `blocked` char spans.
         A name of an entry in `skip` is left unlinked and nothing inside it is linked."""
-        norm, first, prefixes, entry = self._norm, self.first, self.prefixes, self._entry
+        norm = self._norm
         lowers = [tok[2] for tok in toks]
         stems = [norm[lower] if lower in norm else self._normalize(lower, lemma)
                  for _, _, lower, lemma in toks]
-        count = len(toks)
-        candidates: list[tuple[int, int, int, int]] = []  # (-length, start token, end, id)
-        for i in range(count):
-            if lowers[i] not in first and stems[i] not in first:
-                continue
-            if stems[i] == "play" and i and lowers[i - 1] in ZONE_PLAY:
-                continue
-            best = None
-            for j in range(i + 1, min(i + self.longest, count) + 1):
-                lower_run, stem_run = tuple(lowers[i:j]), tuple(stems[i:j])
-                if lower_run not in prefixes and stem_run not in prefixes:
-                    break
-                glossary_id = entry(lower_run, stem_run)
-                if glossary_id is not None:
-                    best = (j, glossary_id)
-            if best:
-                candidates.append((i - best[0], i, *best))
-        taken = [False] * count
-        mentions = []
-        for _, i, j, glossary_id in sorted(candidates):
-            start, end = toks[i][0], toks[j - 1][1]
-            if True in taken[i:j] or (blocked and any(s < end and start < e for s, e in blocked)):
-                continue
-            taken[i:j] = [True] * (j - i)
-            if glossary_id not in skip:
-                mentions.append(Mention(start, end, glossary_id))
-        mentions.sort(key=lambda m: m.start)
-        return mentions
+        positions = [i for i, (lower, stem) in enumerate(zip(lowers, stems, strict=True))
+                     if lower in self.first or stem in self.first]
+        found = self._search(list(range(len(toks))), lowers, stems, positions,
+                             [tok[0] for tok in toks], [tok[1] for tok in toks], blocked, skip)
+        return [Mention(*mention) for mention in found]
 
     def find_in(self, tokens: Tokens, lexicon: Lexicon, blocked: list[tuple[int, int]] = (),
                 skip: set[int] = frozenset()) -> list[tuple[int, int, int]]:
@@ -272,9 +249,16 @@ class TermMatcher:
         positions = np.flatnonzero(self._word_starts[tokens.words]).tolist()
         if not positions:
             return []
-        words, lowers, prefixes, later = tokens.words.tolist(), lexicon.lowers, self.prefixes, \
-            self.later
-        entries = self._entries
+        return self._search(tokens.words.tolist(), lexicon.lowers, stems, positions,
+                            tokens.starts, tokens.ends, blocked, skip)
+
+    def _search(self, words: list[int], lowers: Sequence[str], stems: Sequence[str],
+                positions: Iterable[int], starts: Sequence[int], ends: Sequence[int],
+                blocked: list[tuple[int, int]], skip: set[int]) -> list[tuple[int, int, int]]:
+        """(start, end, glossary id) of the mentions in a text whose token k is the word
+        `words[k]` (spelled `lowers[words[k]]`, stemmed `stems[words[k]]`) at `starts[k]`…
+        `ends[k]`; a name can begin only at the tokens of `positions`."""
+        prefixes, later, entries = self.prefixes, self.later, self._entries
         count = len(words)
         candidates: list[tuple[int, int, int, int]] = []  # (-length, start token, end, id)
         for i in positions:
@@ -297,7 +281,6 @@ class TermMatcher:
                     best = (j + 1, glossary_id)
             if best:
                 candidates.append((i - best[0], i, *best))
-        starts, ends = tokens.starts, tokens.ends
         taken = [False] * count
         mentions = []
         for _, i, j, glossary_id in sorted(candidates):
