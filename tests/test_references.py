@@ -181,10 +181,19 @@ Magic: The Gathering Original Game Design: Richard Garfield
 """
 
 
-def test_a_text_repeated_across_editions_resolves_in_each_one(tmp_path, monkeypatch):
-    # only this layer, so that the others' work does not slow the test
-    for name in [name for name in LAYERS if name != "references"]:
-        monkeypatch.delitem(LAYERS, name)
+@pytest.fixture
+def references_only():
+    """LAYERS holding only the references layer (the others' work would slow the test), then
+    all of them again in their order: the order is the order they run in."""
+    kept = dict(LAYERS)
+    LAYERS.clear()
+    LAYERS["references"] = kept["references"]
+    yield
+    LAYERS.clear()
+    LAYERS.update(kept)
+
+
+def test_a_text_repeated_across_editions_resolves_in_each_one(tmp_path, references_only):
     paths = []
     for date, number in (("June 6, 2025", "702.19"), ("July 6, 2025", "702.20")):
         path = tmp_path / f"MagicCompRules {date.replace(' ', '').replace(',', '')}.txt"
