@@ -160,42 +160,54 @@ def tokenize(texts: list[str], lexicon: Lexicon) -> list[Tokens]:
             for a, b in pairwise(bounds)]
 
 
+class _Node:
+    """A prefix of some name's words (printed or lemmas): the words that may follow it, and
+    the entries named by exactly these words as printed (`exact`) or as lemmas (`lemma`)."""
+
+    __slots__ = ("after", "exact", "lemma")
+
+    def __init__(self) -> None:
+        self.after: dict[str, _Node] = {}
+        self.exact: int | None = None
+        self.lemma: list[tuple[tuple[str, ...], int]] = []
+
+
 class TermMatcher:
     """Finds the names of a set of glossary entries in tokenized texts, longest first."""
 
     def __init__(self, names: Iterable[tuple[int, str]]):
-        self.exact: dict[tuple[str, ...], list[int]] = {}
-        self.lemma: dict[tuple[str, ...], list[tuple[tuple[str, ...], int]]] = {}
         self.first: set[str] = set()
         self.words: set[str] = set()
-        self.prefixes: set[tuple[str, ...]] = set()
-        self.longest = 0
-        self.later: set[str] = set()  # the words met after the first in a name, either form
+        # every prefix of a name's words, printed or lemmas, is a node: a text's run of
+        # words is followed down from the root twice, by its printed words and by its stems
+        self.root = _Node()
         for glossary_id, name in names:
             toks = tokens_of(name)
             if not toks:
                 continue
             lowers = tuple(t[2] for t in toks)
             lemmas = tuple(t[3] for t in toks)
-            self.exact.setdefault(lowers, []).append(glossary_id)
-            self.prefixes.update(lowers[:n] for n in range(1, len(lowers) + 1))
+            node = self._node(lowers)
+            if node.exact is None:  # the first entry of that name wins
+                node.exact = glossary_id
             self.first.add(lowers[0])
-            self.later.update(lowers[1:])
-            self.longest = max(self.longest, len(toks))
             # a one-word name that is itself inflected ("Tapped", "Placed") matches only as
             # printed: "taps" is Tap, "takes place" is not Placed
             if len(toks) > 1 or lowers == lemmas:
-                self.lemma.setdefault(lemmas, []).append((lowers, glossary_id))
-                self.prefixes.update(lemmas[:n] for n in range(1, len(lemmas) + 1))
+                self._node(lemmas).lemma.append((lowers, glossary_id))
                 self.first.add(lemmas[0])
-                self.later.update(lemmas[1:])
                 self.words.update(lemmas)
         self._stems: dict[str, str] = {}
         self._norm: dict[str, str] = {}
-        self._entries: dict[tuple[tuple[str, ...], tuple[str, ...]], int | None] = {}
         # per word id of the Lexicon given to find_in: its stem, and whether a name starts so
         self._word_stems: list[str] = []
         self._word_starts = np.empty(0, bool)
+
+    def _node(self, words: tuple[str, ...]) -> _Node:
+        node = self.root
+        for word in words:
+            node = node.after.setdefault(word, _Node())
+        return node
 
     def _normalize(self, lower: str, lemma: str) -> str:
         self._norm[lower] = self.stem(lower, lemma)
@@ -258,27 +270,30 @@ class TermMatcher:
         """(start, end, glossary id) of the mentions in a text whose token k is the word
         `words[k]` (spelled `lowers[words[k]]`, stemmed `stems[words[k]]`) at `starts[k]`…
         `ends[k]`; a name can begin only at the tokens of `positions`."""
-        prefixes, later, entries = self.prefixes, self.later, self._entries
+        root = self.root.after
         count = len(words)
         candidates: list[tuple[int, int, int, int]] = []  # (-length, start token, end, id)
         for i in positions:
-            if stems[words[i]] == "play" and i and lowers[words[i - 1]] in ZONE_PLAY:
+            word = words[i]
+            if stems[word] == "play" and i and lowers[words[i - 1]] in ZONE_PLAY:
                 continue
             best = None
-            lower_run: tuple[str, ...] = ()
-            stem_run: tuple[str, ...] = ()
-            for j in range(i, min(i + self.longest, count)):
-                lower, stem = lowers[words[j]], stems[words[j]]
-                if j > i and lower not in later and stem not in later:
-                    break  # no name goes on with this word: the runs cannot be prefixes
-                lower_run, stem_run = (*lower_run, lower), (*stem_run, stem)
-                if lower_run not in prefixes and stem_run not in prefixes:
+            printed, stemmed = root.get(lowers[word]), root.get(stems[word])
+            j = i
+            while True:
+                # the words i…j as printed name an entry, or else as lemmas
+                if printed is not None and printed.exact is not None:
+                    best = (j + 1, printed.exact)
+                elif stemmed is not None and stemmed.lemma:
+                    best = (j + 1, self._by_spelling(stemmed.lemma, words, lowers, i, j))
+                j += 1
+                if j == count:
                     break
-                key = (lower_run, stem_run)
-                glossary_id = entries[key] if key in entries else self._entry(lower_run,
-                                                                              stem_run)
-                if glossary_id is not None:
-                    best = (j + 1, glossary_id)
+                word = words[j]
+                printed = printed.after.get(lowers[word]) if printed is not None else None
+                stemmed = stemmed.after.get(stems[word]) if stemmed is not None else None
+                if printed is None and stemmed is None:
+                    break
             if best:
                 candidates.append((i - best[0], i, *best))
         taken = [False] * count
@@ -293,23 +308,16 @@ class TermMatcher:
         mentions.sort()
         return mentions
 
-    def _entry(self, lowers: tuple[str, ...], lemmas: tuple[str, ...]) -> int | None:
-        key = (lowers, lemmas)
-        if key not in self._entries:
-            self._entries[key] = self._lookup(lowers, lemmas)
-        return self._entries[key]
-
-    def _lookup(self, lowers: tuple[str, ...], lemmas: tuple[str, ...]) -> int | None:
-        exact = self.exact.get(lowers)
-        if exact:
-            return exact[0]
-        by_lemma = self.lemma.get(lemmas)
-        if not by_lemma:
-            return None
-        # several names share the lemmas ("blocking creatures": Blocked/Blocking Creature):
-        # the one spelled most like the text wins
-        return max(by_lemma, key=lambda c: sum(
-            _shared_prefix(a, b) for a, b in zip(c[0], lowers, strict=True)))[1]
+    @staticmethod
+    def _by_spelling(named: list[tuple[tuple[str, ...], int]], words: list[int],
+                     lowers: Sequence[str], i: int, j: int) -> int:
+        """The entry among those whose name has the lemmas of words i…j spelled most like
+        them ("blocking creatures": Blocked/Blocking Creature)."""
+        if len(named) == 1:
+            return named[0][1]
+        printed = [lowers[words[k]] for k in range(i, j + 1)]
+        return max(named, key=lambda c: sum(
+            _shared_prefix(a, b) for a, b in zip(c[0], printed, strict=True)))[1]
 
 
 def _shared_prefix(a: str, b: str) -> int:
