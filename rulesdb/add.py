@@ -32,7 +32,7 @@ from .ingest import cr_text
 from .ingest.decode import decode
 from .ingest.model import Document, ParseError
 from .layers import LAYERS
-from .layers.run import Background, run_layers, warm_up
+from .layers.run import Background, feed_parsed, run_layers, warm_up
 from .schema import OutdatedSchema, ensure_schema
 from .store import StoredCounts, delete_document, save_document
 
@@ -237,6 +237,7 @@ def _add(db_path: Path, sources: list[Source], replace: bool, doc_id: str | None
         doc = parse_release(source)
         parsed.append((source, doc, edition_id(doc, source, doc_id)))
         step(f"parsed {source.name}")
+    feed_parsed(workers, [doc for _, doc, _ in parsed])
     report = AddReport(created=not db_path.exists())
     db_path.parent.mkdir(parents=True, exist_ok=True)
     # Work on a copy put in place at the end: layers may commit on their own, so one

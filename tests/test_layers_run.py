@@ -94,6 +94,17 @@ def square_unless_worker(arg):
         os._exit(3)  # a worker that dies without a word
     return value * value
 
+MEMORY = []
+
+def remember(value):
+    MEMORY.append(value)
+
+def recall(_arg):
+    return os.getpid(), MEMORY
+
+def fail(_arg):
+    raise RuntimeError("fed work failed")
+
 def reaped(pid):
     try:
         os.waitpid(pid, os.WNOHANG)
@@ -129,6 +140,20 @@ work.submit(square_unless_worker, (os.getpid(), 7))
 assert work.result() == 49
 assert work.pid is None and reaped(child)
 """,
+    "fed work runs in the worker, in order, before its job": """
+work = Background()
+work.feed(remember, 5)
+work.feed(remember, "x" * 100_000)  # not read with the first one
+work.submit(recall, None)
+pid, memory = work.result()
+assert pid != os.getpid() and memory == [5, "x" * 100_000] and MEMORY == []
+""",
+    "fed work that fails leaves the job to this process": """
+work = Background()
+work.feed(fail, None)
+work.submit(square_unless_worker, (os.getpid(), 7))
+assert work.result() == 49
+""",
     "a worker cancelled before a job is stopped and reaped": """
 work = Background(lambda: None)
 child = work.pid
@@ -159,12 +184,17 @@ def test_without_workers_the_job_runs_here(monkeypatch):
     monkeypatch.setenv("RULESDB_WORKERS", "0")
     work = Background()
     assert work.pid is None
+    work.feed(_fail, None)  # nothing fed runs without a worker
     work.submit(_getpid, None)
     assert work.result() == os.getpid()
 
 
 def _getpid(_arg: object) -> int:
     return os.getpid()
+
+
+def _fail(_arg: object) -> None:
+    raise AssertionError("fed work ran without a worker")
 
 
 def test_an_error_in_a_layer_stops_the_worker_and_surfaces(bundled, tmp_path):
@@ -178,6 +208,72 @@ def test_an_error_in_a_layer_stops_the_worker_and_surfaces(bundled, tmp_path):
     db = sqlite_utils.Database(path)
     with pytest.raises(RuntimeError, match="layer failed"):
         run_layers(db, ["cr-2009-02-01", "cr-2025-06-06"], layers=layers)
+
+
+def test_mentions_spooled_to_a_file_are_stored_as_the_found_ones(bundled, tmp_path):
+    """The worker hands its rows over in a file (terms.spool); `finish` stores them exactly
+    as it stores the rows themselves, ids and order included."""
+    from rulesdb.layers import terms
+
+    ids = ["cr-2009-02-01", "cr-2025-06-06", "rulings-1999-04"]
+    found = terms.find_all(terms.prepare(sqlite_utils.Database(bundled), ids))
+    found["empty-doc"] = ("cr-2009-02-01", [])  # a document with no mention at all
+    stored = {}
+    for way in ("rows", "spooled"):
+        path = tmp_path / f"{way}.db"
+        shutil.copyfile(bundled, path)
+        db = sqlite_utils.Database(path)
+        given = found if way == "rows" else terms.spool(found, str(tmp_path))
+        summary = terms.finish(db, ids, given)
+        db.conn.commit()
+        stored[way] = (summary, db.execute("SELECT * FROM term_mentions ORDER BY id").fetchall())
+        assert db.execute("PRAGMA database_list").fetchall()[-1][1] == "main"  # detached
+    assert stored["spooled"] == stored["rows"]
+    assert len(stored["rows"][1]) > 10_000
+
+
+def test_texts_tokenized_ahead_are_found_as_if_tokenized_then(bundled, monkeypatch):
+    """What a worker is fed while documents are stored (terms.prime) leaves the mentions
+    found as they are, and their texts are not tokenized again."""
+    from rulesdb.layers import terms
+
+    ids = ["cr-2009-02-01", "cr-2025-06-06"]
+    jobs = terms.prepare(sqlite_utils.Database(bundled), ids)
+    cold = terms.find_all(jobs)
+    monkeypatch.setattr(terms, "_primed", [])
+    terms.prime([text for job in jobs for _, _, text, _ in job.items])
+    asked = []
+    real = terms.tokenize
+    monkeypatch.setattr(terms, "tokenize", lambda texts, lexicon: asked.extend(texts)
+                        or real(texts, lexicon))
+    assert terms.find_all(jobs) == cold
+    assert asked == []
+
+
+@needs_corpus
+def test_the_texts_fed_ahead_are_the_texts_the_terms_layer_reads(bundled, tmp_path):
+    from rulesdb.add import parse_release, read_source
+    from rulesdb.layers import terms
+
+    file = corpus_files()[-1]
+    path = tmp_path / "rules.db"
+    shutil.copyfile(bundled, path)
+    doc_id = add_files(path, [file]).added[0].id
+    jobs = terms.prepare(sqlite_utils.Database(path), [doc_id])
+    read = {text for job in jobs if job.doc_id == doc_id for _, _, text, _ in job.items}
+    assert set(terms.texts_of([parse_release(read_source(file))])) == read
+
+
+def test_the_folder_for_shipped_files_is_removed(bundled, tmp_path, monkeypatch):
+    import tempfile
+
+    made = []
+    real = tempfile.mkdtemp
+    monkeypatch.setattr(tempfile, "mkdtemp", lambda **kw: made.append(real(**kw)) or made[-1])
+    path = tmp_path / "rules.db"
+    shutil.copyfile(bundled, path)
+    run_layers(sqlite_utils.Database(path), ["cr-2025-06-06"])
+    assert made and not any(Path(folder).exists() for folder in made)
 
 
 # --- the same rows whichever way the layers ran -------------------------------------------------

@@ -12,17 +12,21 @@ from __future__ import annotations
 
 import os
 import pickle
+import shutil
 import signal
+import struct
 import sys
 import tempfile
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import sqlite_utils
 
+from ..ingest.model import Document
 from . import LAYERS, Layer, term_matcher, terms
 
 
@@ -38,10 +42,18 @@ class Split:
     find: Callable[[Any], Any]
     finish: Callable[[sqlite_utils.Database, list[str], Any], str]
     warm: Callable[[], None]  # what the worker can do before it has the data (imports)
+    # what the worker does with `find`'s value before handing it over, given a folder for
+    # files (`finish` takes either form)
+    ship: Callable[[Any, str], Any] | None = None
+    # what the worker can start on as soon as the documents are parsed: `early` run there on
+    # `sample(documents)` (it only fills the worker's caches: `find` does the same without)
+    sample: Callable[[list[Document]], Any] | None = None
+    early: Callable[[Any], None] | None = None
 
 
 SPLITS = {"terms": Split(terms.compute, ("references",), terms.prepare, terms.find_all,
-                         terms.finish, term_matcher.warm_up)}
+                         terms.finish, term_matcher.warm_up, terms.spool, terms.texts_of,
+                         terms.prime)}
 
 
 @dataclass
@@ -52,6 +64,27 @@ class LayerTimes:
     seconds: dict[str, float] = field(default_factory=dict)
 
 
+# what the worker is told on its pipe: feed or job, and where its pickle lies in the file
+MESSAGE = struct.Struct("<cQQ")
+FEED, JOB = b"f", b"j"
+
+
+def _read(fd: int, size: int) -> bytes:
+    """`size` bytes from a pipe, or fewer when it closes first."""
+    data = b""
+    while len(data) < size and (chunk := os.read(fd, size - len(data))):
+        data += chunk
+    return data
+
+
+def _pread(fd: int, size: int, offset: int) -> bytes:
+    """`size` bytes of a file at `offset` (not moving the position both processes share)."""
+    data = b""
+    while len(data) < size and (chunk := os.pread(fd, size - len(data), offset + len(data))):
+        data += chunk
+    return data
+
+
 def can_fork() -> bool:
     """Whether a worker process may be forked here (and would run beside this one)."""
     return (hasattr(os, "fork") and sys.platform != "darwin" and (os.cpu_count() or 1) > 1
@@ -60,22 +93,26 @@ def can_fork() -> bool:
 
 
 class Background:
-    """A forked worker process: it runs `warm()` at once (imports), then computes the one
-    `fn(arg)` given to `submit`, whose value `result()` waits for.
+    """A forked worker process: it runs `warm()` at once (imports), then whatever `feed`
+    gives it (work that fills its caches), then computes the one `fn(arg)` given to
+    `submit`, whose value `result()` waits for (`ship(fn(arg))` when a `ship` is given: the
+    worker's own way to hand over a bulky value).
 
-    The worker never touches the database: `arg` reaches it through an unlinked temporary
-    file (so `submit` never waits for the worker to be ready to read) and the value comes
-    back pickled through a pipe. Without a worker (see `can_fork`), or when it failed or
-    died, `result()` computes in this process, so an error surfaces here as it would have.
+    The worker never touches the database: arguments reach it through an unlinked temporary
+    file (so `feed` and `submit` never wait for the worker to be ready to read), each
+    announced on a pipe by its place in the file, and the value comes back pickled through
+    a pipe. Without a worker (see `can_fork`), or when it failed or died, `result()`
+    computes in this process, so an error surfaces here as it would have.
     """
 
     def __init__(self, warm: Callable[[], None] | None = None) -> None:
-        self.job: tuple[Callable[[Any], Any], Any] | None = None
+        self.job: tuple[Callable[[Any], Any], Any, Callable[[Any], Any] | None] | None = None
         self.pid: int | None = None
         if not can_fork():
             return
         # closed by _reap, once the worker is done with it
         self.payload = tempfile.TemporaryFile()  # noqa: SIM115
+        self.written = 0
         go_read, go = os.pipe()
         self.go: int | None = go
         self.back, back_write = os.pipe()
@@ -86,31 +123,58 @@ class Background:
                 os.close(self.back)
                 if warm is not None:
                     warm()
-                if os.read(go_read, 1):
-                    self.payload.seek(0)
-                    fn, arg = pickle.load(self.payload)
-                    value = pickle.dumps(fn(arg), pickle.HIGHEST_PROTOCOL)
-                    with os.fdopen(back_write, "wb") as out:
-                        out.write(value)
+                self._serve(go_read, back_write)
             finally:
                 os._exit(0)
         os.close(go_read)
         os.close(back_write)
         self.pid = pid
 
-    def submit(self, fn: Callable[[Any], Any], arg: Any) -> None:
-        """Have the worker compute `fn(arg)` (`fn` a module-level function)."""
-        self.job = (fn, arg)
+    def _serve(self, go_read: int, back_write: int) -> None:
+        """The worker's loop: run each fed function, then the job, and send its value."""
+        while len(message := _read(go_read, MESSAGE.size)) == MESSAGE.size:
+            kind, offset, length = MESSAGE.unpack(message)
+            work = pickle.loads(_pread(self.payload.fileno(), length, offset))
+            if kind == FEED:
+                fn, arg = work
+                fn(arg)
+                continue
+            fn, arg, ship = work
+            value = fn(arg) if ship is None else ship(fn(arg))
+            with os.fdopen(back_write, "wb") as out:
+                out.write(pickle.dumps(value, pickle.HIGHEST_PROTOCOL))
+            return
+
+    def feed(self, fn: Callable[[Any], Any], arg: Any) -> None:
+        """Have the worker run `fn(arg)` before its job, for what it leaves in the worker's
+        memory (its value is dropped); without a worker, nothing is run."""
+        if self.pid is not None and not self._send(FEED, (fn, arg)):
+            self.cancel()  # the worker is gone (its warm-up failed): the job runs here
+
+    def submit(self, fn: Callable[[Any], Any], arg: Any,
+               ship: Callable[[Any], Any] | None = None) -> None:
+        """Have the worker compute `fn(arg)` (`fn` and `ship` module-level functions, or
+        partials of them); without a worker, `result()` gives `fn(arg)` itself."""
+        self.job = (fn, arg, ship)
         if self.pid is None:
             return
-        pickle.dump(self.job, self.payload, pickle.HIGHEST_PROTOCOL)
-        self.payload.flush()
-        try:
-            os.write(self.go, b"1")
-        except BrokenPipeError:  # the worker is gone (its warm-up failed): compute here
-            self.cancel()
-        else:
+        if self._send(JOB, self.job):
             self._close_go()
+        else:  # the worker is gone (its warm-up failed): compute here
+            self.cancel()
+
+    def _send(self, kind: bytes, work: Any) -> bool:
+        """Write `work` to the payload file and announce it; whether the worker is there."""
+        data = pickle.dumps(work, pickle.HIGHEST_PROTOCOL)
+        os.pwrite(self.payload.fileno(), data, self.written)
+        message = MESSAGE.pack(kind, self.written, len(data))
+        self.written += len(data)
+        assert self.go is not None, "the job was submitted already"
+        try:
+            os.write(self.go, message)
+        except BrokenPipeError:
+            return False
+        return True
 
     def result(self) -> Any:
         """The value of the job submitted (waits for the worker)."""
@@ -121,7 +185,7 @@ class Background:
             self._reap()
             if data:
                 return pickle.loads(data)
-        fn, arg = self.job
+        fn, arg, _ship = self.job
         return fn(arg)
 
     def cancel(self) -> None:
@@ -150,6 +214,15 @@ def warm_up() -> dict[str, Background]:
     return {name: Background(split.warm) for name, split in SPLITS.items()}
 
 
+def feed_parsed(workers: dict[str, Background], documents: list[Document]) -> None:
+    """Give the workers (from `warm_up`) what they can start on while `documents`, parsed,
+    are being stored."""
+    for name, split in SPLITS.items():
+        work = workers.get(name)
+        if work is not None and work.pid is not None and split.sample and split.early:
+            work.feed(split.early, split.sample(documents))
+
+
 def run_layers(db: sqlite_utils.Database, doc_ids: list[str],
                on_layer: Callable[[str], None] | None = None,
                workers: dict[str, Background] | None = None,
@@ -163,9 +236,10 @@ def run_layers(db: sqlite_utils.Database, doc_ids: list[str],
     names = list(layers)
     idle = dict(workers or {})
     started: dict[str, tuple[Background, float]] = {}
+    folder = tempfile.mkdtemp(prefix="rulesdb-layers-")  # for what workers ship as files
     try:
         for at, name in enumerate(names):
-            _start_ready(db, doc_ids, layers, names[at + 1:], times, started, idle)
+            _start_ready(db, doc_ids, layers, names[at + 1:], times, started, idle, folder)
             t0 = time.perf_counter()
             if name in started:
                 work, spent = started.pop(name)
@@ -179,13 +253,14 @@ def run_layers(db: sqlite_utils.Database, doc_ids: list[str],
     finally:
         for work in [*idle.values(), *(work for work, _ in started.values())]:
             work.cancel()
+        shutil.rmtree(folder, ignore_errors=True)
     return times
 
 
 def _start_ready(db: sqlite_utils.Database, doc_ids: list[str], layers: dict[str, Layer],
                  later: list[str],
                  times: LayerTimes, started: dict[str, tuple[Background, float]],
-                 idle: dict[str, Background]) -> None:
+                 idle: dict[str, Background], folder: str) -> None:
     """Start the split layers that can start now and have other layers to run beside."""
     for name, split in SPLITS.items():
         # only when it is still the layer LAYERS runs, and not the very next one
@@ -195,5 +270,6 @@ def _start_ready(db: sqlite_utils.Database, doc_ids: list[str], layers: dict[str
         t0 = time.perf_counter()
         jobs = split.prepare(db, doc_ids)
         work = idle.pop(name, None) or Background(split.warm)
-        work.submit(split.find, jobs)
+        work.submit(split.find, jobs,
+                    None if split.ship is None else partial(split.ship, folder=folder))
         started[name] = (work, time.perf_counter() - t0)

@@ -26,19 +26,23 @@ What counts as a mention:
 spaCy (the blank English tokenizer and the lookup lemmatizer's table) is imported only by
 rulesdb.layers.term_matcher, on first use; nothing is downloaded at run time. The finding can
 run in a worker process beside the layers after the references layer (rulesdb.layers.run):
-`prepare` reads, `find_all` finds, `finish` writes.
+`prepare` reads, `find_all` finds, `spool` (in the worker) writes the rows to a file of its
+own, `finish` writes them to the database.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
+import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
 import sqlite_utils
 
 from ..bulk import insert_tuples
+from ..ingest.model import Document
 from ..schema import ensure_schema
 from .term_matcher import Lexicon, TermMatcher, Tokens, tokenize, tokens_of
 
@@ -157,13 +161,45 @@ def _relinked(db: sqlite_utils.Database, documents: list[dict[str, Any]],
     return relinked
 
 
+@dataclass
+class _Tokenized:
+    """Texts tokenized ahead of `find_all`, by `prime`, and the Lexicon of their words."""
+
+    lexicon: Lexicon
+    tokens: dict[str, Tokens]
+
+
+_primed: list[_Tokenized] = []  # in a worker process: what `prime` tokenized
+
+
+def texts_of(documents: list[Document]) -> list[str]:
+    """The distinct rule and example texts of parsed documents (what `find_all` will read
+    once they are stored)."""
+    texts = [rule.text for doc in documents for rule in doc.rules if rule.text]
+    texts += [example.text for doc in documents for rule in doc.rules
+              for example in rule.examples]
+    return list(dict.fromkeys(texts))
+
+
+def prime(texts: list[str]) -> None:
+    """Tokenize `texts` now: a worker is given them while the documents are being stored,
+    and `find_all` then finds them tokenized."""
+    if not _primed:
+        _primed.append(_Tokenized(Lexicon(), {}))
+    lexicon, tokens = _primed[0].lexicon, _primed[0].tokens
+    unseen = [text for text in dict.fromkeys(texts) if text not in tokens]
+    tokens.update(zip(unseen, tokenize(unseen, lexicon), strict=True))
+
+
 def find_all(jobs: list[Job]) -> dict[str, tuple[str, list[tuple]]]:
     """Per document id, its glossary's document and its mention rows (COLUMNS)."""
     # editions repeat most of their texts: each distinct text is tokenized once, and
     # documents linked to the same names share a matcher and what it found in each text
     matchers: dict[tuple[tuple[int, str], ...], tuple[TermMatcher, dict]] = {}
-    tokens: dict[str, Tokens] = {}
-    lexicon = Lexicon() if jobs else None
+    if not jobs:
+        return {}
+    done = _primed[0] if _primed else _Tokenized(Lexicon(), {})
+    tokens, lexicon = done.tokens, done.lexicon
     found = {}
     for job in jobs:
         names = tuple(job.names)
@@ -173,19 +209,69 @@ def find_all(jobs: list[Job]) -> dict[str, tuple[str, list[tuple]]]:
     return found
 
 
+@dataclass(frozen=True)
+class Spooled:
+    """What `find_all` found, its rows written to the SQLite file `path` (table `found`, in
+    order); per document id its glossary's document and its rows' first and last `seq`."""
+
+    path: str
+    ranges: dict[str, tuple[str, int, int]]
+
+
+SPOOL_TABLE = ", ".join(f"[{c}]" for c in COLUMNS)
+
+
+def spool(found: dict[str, tuple[str, list[tuple]]], folder: str) -> Spooled:
+    """`found` written to a new file in `folder`: the worker's way to hand over its rows.
+    Copied table to table, they cost the process writing the database a third of inserting
+    them from Python, and nothing is pickled."""
+    path = os.path.join(folder, "term_mentions.db")
+    conn = sqlite3.connect(path)
+    try:
+        conn.execute("PRAGMA journal_mode = OFF")
+        conn.execute("PRAGMA synchronous = OFF")
+        conn.execute(f"CREATE TABLE found (seq INTEGER PRIMARY KEY, {SPOOL_TABLE})")
+        ranges, seq = {}, 0
+        for doc_id, (source, rows) in found.items():
+            conn.executemany(f"INSERT INTO found ({SPOOL_TABLE}) VALUES "
+                             f"({', '.join('?' * len(COLUMNS))})", rows)
+            ranges[doc_id] = (source, seq + 1, seq + len(rows))
+            seq += len(rows)
+        conn.commit()
+    finally:
+        conn.close()
+    return Spooled(path, ranges)
+
+
 def finish(db: sqlite_utils.Database, doc_ids: list[str],
-           found: dict[str, tuple[str, list[tuple]]]) -> str:
+           found: dict[str, tuple[str, list[tuple]]] | Spooled) -> str:
     """Replace the stored mentions of `doc_ids` (and of the documents linked again) with
-    those found; the one-line summary."""
+    those found (by `find_all`, or spooled by `spool`); the one-line summary."""
+    spooled = found if isinstance(found, Spooled) else None
+    sources = (spooled.ranges if spooled else
+               {doc_id: (source, 1, len(rows)) for doc_id, (source, rows) in found.items()})
+    if spooled:  # ATTACH is refused inside a transaction
+        db.conn.commit()
+        db.execute("ATTACH DATABASE ? AS spool", [spooled.path])
     total, linked = 0, []
-    for doc_id in [*doc_ids, *(doc_id for doc_id in found if doc_id not in doc_ids)]:
-        db.execute("DELETE FROM term_mentions WHERE document = ?", [doc_id])
-        if doc_id not in found:
-            continue
-        source, rows = found[doc_id]
-        insert_tuples(db, "term_mentions", COLUMNS, rows)
-        total += len(rows)
-        linked.append(f"{doc_id}→{source}")
+    try:
+        for doc_id in [*doc_ids, *(doc_id for doc_id in sources if doc_id not in doc_ids)]:
+            db.execute("DELETE FROM term_mentions WHERE document = ?", [doc_id])
+            if doc_id not in sources:
+                continue
+            source, first, last = sources[doc_id]
+            if spooled:
+                db.execute(f"INSERT INTO term_mentions ({SPOOL_TABLE}) SELECT {SPOOL_TABLE} "
+                           "FROM spool.found WHERE seq BETWEEN ? AND ? ORDER BY seq",
+                           [first, last])
+            else:
+                insert_tuples(db, "term_mentions", COLUMNS, found[doc_id][1])
+            total += last - first + 1
+            linked.append(f"{doc_id}→{source}")
+    finally:
+        if spooled:
+            db.conn.commit()
+            db.execute("DETACH DATABASE spool")
     return f"{total} term mentions ({', '.join(linked)})"
 
 
@@ -219,7 +305,9 @@ def _mentions(job: Job, matcher: TermMatcher,
     asks = []
     for rule_id, example_id, text, owner in job.items:
         key = ("examples", example_id) if example_id else ("rules", rule_id)
-        spans = blocked.get(key, []) + [m.span() for m in PLACEHOLDER.finditer(text)]
+        spans = blocked.get(key, [])
+        if "[" in text:
+            spans = spans + [m.span() for m in PLACEHOLDER.finditer(text)]
         asks.append((text, tuple(spans), frozenset(own.get(owner, ()))))
     new = [ask for ask in dict.fromkeys(asks) if ask not in memo]
     unseen = [text for text in dict.fromkeys(ask[0] for ask in new) if text not in tokens]
