@@ -288,13 +288,15 @@ def _store_all(db: sqlite_utils.Database, parsed: list[tuple[Source, Document, s
 
 def _run_layers(db: sqlite_utils.Database, new_ids: list[str], report: AddReport,
                 step: Callable[[str], None], workers: dict[str, Background]) -> None:
-    times = run_layers(db, new_ids, step, workers, LAYERS)
+    def full_text() -> None:  # needs no layer: done while the terms worker still works
+        t0 = time.perf_counter()
+        index_fts(db, new_ids)
+        report.layer_seconds["full-text search"] = time.perf_counter() - t0
+        step("full-text search")
+
+    times = run_layers(db, new_ids, step, workers, LAYERS, meanwhile=full_text)
     report.layers.update(times.summaries)
     report.layer_seconds.update(times.seconds)
-    t0 = time.perf_counter()
-    index_fts(db, new_ids)
-    report.layer_seconds["full-text search"] = time.perf_counter() - t0
-    step("full-text search")
 
 
 def add_files(db_path: Path, paths: list[Path], **options) -> AddReport:

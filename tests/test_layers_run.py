@@ -264,6 +264,20 @@ def test_the_texts_fed_ahead_are_the_texts_the_terms_layer_reads(bundled, tmp_pa
     assert set(terms.texts_of([parse_release(read_source(file))])) == read
 
 
+@pytest.mark.parametrize("with_terms", [True, False])
+def test_work_needing_no_layer_runs_once_before_waiting_for_the_worker(bundled, tmp_path,
+                                                                        with_terms):
+    path = tmp_path / "rules.db"
+    shutil.copyfile(bundled, path)
+    layers = LAYERS if with_terms else {k: v for k, v in LAYERS.items() if k != "terms"}
+    events = []
+    run_layers(sqlite_utils.Database(path), ["cr-2025-06-06"], events.append, layers=layers,
+               meanwhile=lambda: events.append("meanwhile"))
+    names = [name for name in layers if name != "terms"]
+    expected = [*names, "meanwhile", "terms"] if with_terms else [*names, "meanwhile"]
+    assert events == expected
+
+
 def test_the_folder_for_shipped_files_is_removed(bundled, tmp_path, monkeypatch):
     import tempfile
 

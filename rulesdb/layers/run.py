@@ -226,10 +226,12 @@ def feed_parsed(workers: dict[str, Background], documents: list[Document]) -> No
 def run_layers(db: sqlite_utils.Database, doc_ids: list[str],
                on_layer: Callable[[str], None] | None = None,
                workers: dict[str, Background] | None = None,
-               layers: dict[str, Layer] | None = None) -> LayerTimes:
+               layers: dict[str, Layer] | None = None,
+               meanwhile: Callable[[], None] | None = None) -> LayerTimes:
     """Run every layer of `layers` (default LAYERS) over `doc_ids`, in order; `on_layer`
     hears of each one done. `workers` (from `warm_up`) are used for the split layers, and
-    stopped when not needed.
+    stopped when not needed. `meanwhile` (work that needs no layer) runs before the first
+    wait for a worker, or at the end.
     """
     layers = LAYERS if layers is None else layers
     times = LayerTimes()
@@ -240,16 +242,21 @@ def run_layers(db: sqlite_utils.Database, doc_ids: list[str],
     try:
         for at, name in enumerate(names):
             _start_ready(db, doc_ids, layers, names[at + 1:], times, started, idle, folder)
-            t0 = time.perf_counter()
             if name in started:
+                if meanwhile is not None:
+                    meanwhile()
+                    meanwhile = None
+                t0 = time.perf_counter()
                 work, spent = started.pop(name)
                 times.summaries[name] = SPLITS[name].finish(db, doc_ids, work.result())
             else:
-                spent = 0.0
+                t0, spent = time.perf_counter(), 0.0
                 times.summaries[name] = layers[name](db, doc_ids)
             times.seconds[name] = spent + time.perf_counter() - t0
             if on_layer:
                 on_layer(name)
+        if meanwhile is not None:
+            meanwhile()
     finally:
         for work in [*idle.values(), *(work for work, _ in started.values())]:
             work.cancel()
