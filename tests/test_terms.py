@@ -143,6 +143,34 @@ def test_matcher_skips_blocked_spans_and_own_entries():
     assert [(text[m.start:m.end], m.glossary_id) for m in found] == []
 
 
+@pytest.mark.parametrize(("blocked", "expected"), [
+    ([], ["combat  damage step"]),
+    ([(7, 8)], ["damage step"]),  # a span between two words, overlapping neither
+    ([(6, 7)], ["damage step"]),  # …touching the first word's end
+    ([(0, 1)], ["damage step"]),  # part of the first word
+    ([(9, 10)], []),  # part of the second: both names starting before it overlap it
+])
+def test_a_blocked_span_blocks_every_mention_it_overlaps(blocked, expected):
+    """The longest name starting at a word is dropped when its characters overlap a blocked
+    span (its shorter beginnings are not tried: "combat" here)."""
+    matcher = TermMatcher([*GLOSSARY, (20, "Combat"), (21, "Damage Step")])
+    text = "combat  damage step"
+    found = matcher.find(tokens_of(text), blocked=blocked)
+    assert [text[m.start:m.end] for m in found] == expected
+    assert batch_find(matcher, [text], blocked) == [reference_find(matcher, text, blocked)]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from(["tapped", "the", "combat", "damage", "step", "  ", "play",
+                                 "blocking", "creatures", "permanent"]), max_size=14),
+       st.lists(st.tuples(st.integers(0, 80), st.integers(0, 12)), max_size=3))
+def test_no_mention_overlaps_a_blocked_span(words, spans):
+    text = " ".join(words)
+    blocked = [(start, start + length) for start, length in spans]
+    for m in TermMatcher(GLOSSARY).find(tokens_of(text), blocked=blocked):
+        assert not any(s < m.end and m.start < e for s, e in blocked)
+
+
 def doc(doc_id, kind, date, glossary):
     return {"id": doc_id, "kind": kind, "effective_date": date, "glossary_count": glossary}
 

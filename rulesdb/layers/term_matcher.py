@@ -7,6 +7,7 @@ spaCy is imported only here, on first use; nothing is downloaded at run time.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -296,11 +297,21 @@ class TermMatcher:
                     break
             if best:
                 candidates.append((i - best[0], i, *best))
+        # a blocked span takes the tokens it overlaps; one overlapping none (between two
+        # tokens) is checked against each mention's characters
         taken = [False] * count
+        between = []
+        for s, e in blocked:
+            first, last = bisect_right(ends, s), bisect_left(starts, e)
+            if first < last:
+                taken[first:last] = [True] * (last - first)
+            else:
+                between.append((s, e))
         mentions = []
         for _, i, j, glossary_id in sorted(candidates):
             start, end = int(starts[i]), int(ends[j - 1])
-            if True in taken[i:j] or (blocked and any(s < end and start < e for s, e in blocked)):
+            if True in taken[i:j] or (between and any(s < end and start < e
+                                                      for s, e in between)):
                 continue
             taken[i:j] = [True] * (j - i)
             if glossary_id not in skip:

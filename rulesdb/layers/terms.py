@@ -301,11 +301,12 @@ def _mentions(job: Job, matcher: TermMatcher,
     given blocked spans and own entries (the same, whichever document the text is in),
     `tokens` the tokens of every text met so far."""
     own = _own_entries(job.titles, matcher)
-    blocked = _reference_spans(job)
+    references = _reference_spans(job)
     asks = []
     for rule_id, example_id, text, owner in job.items:
         key = ("examples", example_id) if example_id else ("rules", rule_id)
-        spans = blocked.get(key, [])
+        spans = [_with_title(text, *span) for span in references[key]] if key in references \
+            else []
         if "[" in text:
             spans = spans + [m.span() for m in PLACEHOLDER.finditer(text)]
         asks.append((text, tuple(spans), frozenset(own.get(owner, ()))))
@@ -336,12 +337,15 @@ def _own_entries(titles: list[tuple[int, int | None, str, str | None]],
 
 
 def _reference_spans(job: Job) -> dict[tuple[str, int], list[tuple[int, int]]]:
-    """Per rule or example, the character spans of its cross-references with a quoted title."""
-    texts = {("examples", example_id) if example_id else ("rules", rule_id): text
-             for rule_id, example_id, text, _ in job.items}
+    """Per rule or example, the character spans of its cross-references."""
     spans: dict[tuple[str, int], list[tuple[int, int]]] = {}
     for table, rule_id, example_id, start, end in job.references:
         key = (table, example_id if table == "examples" else rule_id)
-        title = QUOTED_TITLES.match(texts.get(key) or "", end)
-        spans.setdefault(key, []).append((start, title.end() if title else end))
+        spans.setdefault(key, []).append((start, end))
     return spans
+
+
+def _with_title(text: str, start: int, end: int) -> tuple[int, int]:
+    """The span of a cross-reference in `text` with the quoted title after it, if any."""
+    title = QUOTED_TITLES.match(text, end)
+    return start, title.end() if title else end
