@@ -39,8 +39,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .coverage import Coverage
-from .lineage_side import RuleRec, Side, document_frequency, rare_pairs
-from .lineage_text import cited_numbers, normalize, ratio
+from .lineage_side import Rarity, RuleRec, Side, rare_pairs
+from .lineage_text import cited_numbers, key_ratio, normalize, word_tokens
 
 __all__ = ["PAIR_OPS", "Change", "Coverage", "RuleRec", "Side", "align", "mirror"]
 
@@ -69,11 +69,6 @@ class Change:
     citations_only: bool = False
 
 
-def _dice(a: Counter, b: Counter, size_a: int, size_b: int) -> float:
-    shared = sum([min(a[word], b[word]) for word in a.keys() & b.keys()])
-    return 2 * shared / (size_a + size_b)
-
-
 class _Matcher:
     """A one-to-one matching between two sides, built in rounds."""
 
@@ -98,7 +93,7 @@ class _Matcher:
             if len(olds) == 1 and len(news) == 1:
                 self.link(olds[0], news[0])
 
-    def candidates(self, rare: dict[str, int]) -> set[tuple[int, int]]:
+    def candidates(self, rare: Rarity) -> set[tuple[int, int]]:
         pairs: set[tuple[int, int]] = set()
         for olds, news in self.groups.values():
             if 1 < len(olds) * len(news) <= 400:
@@ -114,22 +109,27 @@ class _Matcher:
             if olds and news and len(olds) * len(news) <= 4000:
                 pairs.update((a, b) for a in olds for b in news)
         pairs.update(rare_pairs(self.old, self.new, self.fwd, self.rev, rare))
-        pairs.update((i, j) for j, i in rare_pairs(self.new, self.old, self.rev, self.fwd, rare))
+        pairs.update(rare_pairs(self.new, self.old, self.rev, self.fwd, rare, swap=True))
         return pairs
 
     def greedy(self, pairs: set[tuple[int, int]]) -> None:
         scored = []
         old, new, sims = self.old, self.new, self.sims
+        old_kinds, new_kinds, old_sizes, new_sizes = old.kinds, new.kinds, old.sizes, new.sizes
+        old_keys, new_keys = old.keys, new.keys
         for i, j in pairs:
-            if old.rules[i].kind != new.rules[j].kind:
+            if old_kinds[i] != new_kinds[j]:
                 continue
-            size_i, size_j = old.sizes[i], new.sizes[j]
+            size_i, size_j = old_sizes[i], new_sizes[j]
             # the Dice of bags this unequal in size is below every floor: skip counting words
             if 2 * min(size_i, size_j) / (size_i + size_j) < MIN_SIMILARITY:
                 continue
             sim = sims.get((i, j))
             if sim is None:
-                sim = sims[(i, j)] = _dice(old.bags[i], new.bags[j], size_i, size_j)
+                shared = len(word_tokens(old_keys[i]) & word_tokens(new_keys[j]))
+                sim = sims[(i, j)] = 2 * shared / (size_i + size_j)  # Dice
+            if sim < MIN_SIMILARITY:  # below every floor
+                continue
             same_parent = self._parents_match(i, j)
             short = min(len(old.words[i]), len(new.words[j])) <= SHORT
             floor = MIN_SHORT_SIMILARITY if short and not same_parent else MIN_SIMILARITY
@@ -156,7 +156,7 @@ class _Matcher:
 
     def _order_similar(self, i: int, j: int) -> bool:
         """Words in much the same order too (bags of words alone match unrelated rules)."""
-        return ratio(self.old.words[i], self.new.words[j]) >= MIN_ORDER_SIMILARITY
+        return _ratio(self.old.keys[i], self.new.keys[j]) >= MIN_ORDER_SIMILARITY
 
     def _crosses_families(self, i: int, j: int) -> bool:
         """Either rule's parent is matched to another rule than the other's parent."""
@@ -214,7 +214,7 @@ def align(old: Sequence[RuleRec] | Side, new: Sequence[RuleRec] | Side,
     new_side = new if isinstance(new, Side) else Side(new)
     matcher = _Matcher(old_side, new_side)
     matcher.exact()
-    rare = document_frequency(old_side, new_side)
+    rare = Rarity(old_side, new_side)
     matcher.greedy(matcher.candidates(rare))
     matcher.bottom_up()
     matcher.greedy(matcher.candidates(rare))
@@ -223,8 +223,7 @@ def align(old: Sequence[RuleRec] | Side, new: Sequence[RuleRec] | Side,
     changes: dict[tuple[int | None, int | None], Change] = {}
     for i, j in matcher.fwd.items():
         changes[(i, j)] = _pair_change(old_side.rules[i], new_side.rules[j], old_side.keys[i],
-                                       new_side.keys[j], old_side.words[i], new_side.words[j],
-                                       mapping)
+                                       new_side.keys[j], mapping)
     splits = _splits(old_side, new_side, matcher.fwd, matcher.rev, rare)
     merges = [(i, j, k) for j, i, k in _splits(new_side, old_side, matcher.rev, matcher.fwd, rare)]
     # Many-to-many (a split whose parts are also merges) has no one reading: keep neither.
@@ -267,8 +266,8 @@ def _order(key: tuple[int | None, int | None], fwd: dict[int, int]) -> tuple[int
     return (anchor, 1, i)
 
 
-def _pair_change(a: RuleRec, b: RuleRec, key_a: str, key_b: str, words_a: list[str],
-                 words_b: list[str], mapping: dict[str, str]) -> Change:
+def _pair_change(a: RuleRec, b: RuleRec, key_a: str, key_b: str,
+                 mapping: dict[str, str]) -> Change:
     same_number = a.number == b.number
     citations_only = False
     if a.text == b.text:
@@ -283,13 +282,19 @@ def _pair_change(a: RuleRec, b: RuleRec, key_a: str, key_b: str, words_a: list[s
                           citations_only)
         similarity = 0.99
     else:
-        similarity = round(ratio(words_a, words_b), 3)
+        similarity = round(_ratio(key_a, key_b), 3)
     return Change("edited" if same_number else "renumbered_edited", a.number, b.number,
                   min(similarity, 0.99))
 
 
+def _ratio(key_a: str, key_b: str) -> float:
+    """difflib's ratio of the words of two normalized texts (cached: a pair matched on its
+    word order is scored again as an edit)."""
+    return key_ratio(key_a, key_b) if key_a <= key_b else key_ratio(key_b, key_a)
+
+
 def _splits(src: Side, dst: Side, fwd: dict[int, int], rev: dict[int, int],
-            rare: dict[str, int]) -> list[tuple[int, int, float]]:
+            rare: Rarity) -> list[tuple[int, int, float]]:
     """(src rule, extra dst rule, containment) where a src rule's text went to two dst rules."""
     found = []
     taken: set[int] = set()
@@ -297,13 +302,11 @@ def _splits(src: Side, dst: Side, fwd: dict[int, int], rev: dict[int, int],
         if i not in fwd or j in taken or len(dst.words[j]) <= SHORT:
             continue
         other = fwd[i]
-        whole = src.bags[i]
-        part = dst.bags[j]
-        inside = sum([min(part[w], whole[w]) for w in part.keys() & whole.keys()]) / dst.sizes[j]
+        inside = len(dst.tokens(j) & src.tokens(i)) / dst.sizes[j]
         if inside < SPLIT_CONTAINMENT:
             continue
-        alone = _contained(whole, dst.bags[other], src.sizes[i])
-        together = _contained(whole, dst.bags[other] + part, src.sizes[i])
+        alone = len(src.tokens(i) & dst.tokens(other)) / src.sizes[i]
+        together = _contained(src.bags[i], dst.bags[other] + dst.bags[j], src.sizes[i])
         if together >= SPLIT_CONTAINMENT and together - alone >= 0.15:
             found.append((i, j, round(inside, 3)))
             taken.add(j)

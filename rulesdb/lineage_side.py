@@ -1,6 +1,12 @@
 """One edition as the alignment (rulesdb.lineage) sees it: its rules with their normalized
 texts, words and bags of words, and the rare words through which rules that moved find their
 counterparts.
+
+A word is rare for a pair of editions when at most RARE_DF rules of the two hold it. Each
+edition counts and indexes the rules holding each word once (an edition is in two pairs); a
+pair then works out the rare words of only the rules it asks about, the ones still unmatched,
+rather than of every rule. The candidates are those of the plain definition
+(tests/test_lineage_side.py compares them).
 """
 
 from __future__ import annotations
@@ -10,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import chain
 
-from .lineage_text import normalize, prepared
+from .lineage_text import bag_of, normalize, word_tokens, words_of
 
 RARE_DF = 60
 RARE_WORDS = 6
@@ -35,10 +41,9 @@ class Side:
     def __init__(self, rules: Sequence[RuleRec]) -> None:
         self.rules = list(rules)
         self.index = {rule.number: i for i, rule in enumerate(self.rules)}
+        self.kinds = [rule.kind for rule in self.rules]
         self.keys = [normalize(rule.text or rule.title or "") for rule in self.rules]
-        texts = [prepared(key) for key in self.keys]
-        self.words = [words for words, _ in texts]
-        self.bags = [bag for _, bag in texts]
+        self.words = [words_of(key) for key in self.keys]
         self.sizes = [max(1, len(words)) for words in self.words]
         self.parents = [self.index.get(rule.parent) if rule.parent else None
                         for rule in self.rules]
@@ -46,53 +51,78 @@ class Side:
         for i, parent in enumerate(self.parents):
             if parent is not None:
                 self.children[parent].append(i)
-        self._rare: tuple[dict[str, int], list[list[str]]] | None = None
-        self._postings: dict[str, list[int]] | None = None
+        self.bags = [bag_of(key) for key in self.keys]
+        self.df: Counter[str] = Counter(chain.from_iterable(self.bags))  # rules per word
+        # Word → the rules holding it, in order, for the words held by at most RARE_DF rules
+        # (any other is rare in no pair).
+        holders: dict[str, list[int]] = defaultdict(list)
+        common = {word for word, count in self.df.items() if count > RARE_DF}
+        for i, bag in enumerate(self.bags):
+            for word in bag:
+                if word not in common:
+                    holders[word].append(i)
+        self.holders = dict(holders)
 
-    def rare_words(self, rare: dict[str, int]) -> list[list[str]]:
-        """Per rule, its words met in at most RARE_DF rules of both editions, rarest first
-        (kept: the alignment asks for them many times with the same frequencies)."""
-        if self._rare is None or self._rare[0] is not rare:
-            self._rare = (rare, [sorted([w for w in bag if rare.get(w, RARE_DF + 1) <= RARE_DF],
-                                        key=lambda w: (rare[w], w))
-                                 for bag in self.bags])
-            self._postings = None
-        return self._rare[1]
+    def tokens(self, i: int) -> frozenset[str | tuple[str, int]]:
+        """The bag of words of rule `i` as a set (rulesdb.lineage_text.word_tokens)."""
+        return word_tokens(self.keys[i])
 
-    def postings(self, rare: dict[str, int]) -> dict[str, list[int]]:
-        """Rare word → the rules holding it, in order."""
-        words = self.rare_words(rare)
-        if self._postings is None:
-            self._postings = defaultdict(list)
-            for j, rule_words in enumerate(words):
-                for word in rule_words:
-                    self._postings[word].append(j)
-        return self._postings
+
+class Rarity:
+    """The rare words of two editions' rules, worked out for the rules asked about."""
+
+    def __init__(self, old: Side, new: Side) -> None:
+        self.old = old
+        self.frequency: Counter[str] = old.df.copy()  # rules of both editions per word
+        self.frequency.update(new.df)
+        self.rare = {word for word, count in self.frequency.items() if count <= RARE_DF}
+        self._words: dict[tuple[bool, int], list[str]] = {}
+
+    def words(self, side: Side, i: int) -> list[str]:
+        """The words of rule `i` of `side` held by at most RARE_DF rules of both editions,
+        rarest first (ties by the word)."""
+        key = (side is self.old, i)
+        found = self._words.get(key)
+        if found is None:
+            frequency = self.frequency
+            counts = sorted([(frequency[w], w) for w in side.bags[i].keys() & self.rare])
+            found = self._words[key] = [w for _, w in counts]
+        return found
 
 
 def rare_pairs(src: Side, dst: Side, src_done: dict[int, int], dst_done: dict[int, int],
-                rare: dict[str, int]) -> list[tuple[int, int]]:
-    """(src rule, dst rule) candidates: each src rule not in `src_done` with the
-    RARE_CANDIDATES dst rules not in `dst_done` sharing most of its RARE_WORDS rarest words."""
-    if dst_done:
-        postings: dict[str, list[int]] = defaultdict(list)
-        for j, words in enumerate(dst.rare_words(rare)):
-            if j not in dst_done:
-                for word in words:
-                    postings[word].append(j)
-    else:
-        postings = dst.postings(rare)
-    pairs = []
-    for i, words in enumerate(src.rare_words(rare)):
+               rarity: Rarity, swap: bool = False) -> list[tuple[int, int]]:
+    """(src rule, dst rule) candidates, as (dst rule, src rule) when `swap`: each src rule not
+    in `src_done` with the RARE_CANDIDATES dst rules not in `dst_done` sharing most of its
+    RARE_WORDS rarest words (the rarest of its words that some dst rule not in `dst_done`
+    holds)."""
+    holders = dst.holders
+    live: dict[str, list[int]] = {}  # word → its dst holders not done (rare words recur)
+    pairs: list[tuple[int, int]] = []
+    for i in range(len(src.rules)):
         if i in src_done:
             continue
-        rarest = [w for w in words if w in postings][:RARE_WORDS]  # words are rarest first
-        hits = Counter(chain.from_iterable([postings[w] for w in rarest]))
-        ranked = sorted([(-count, j) for j, count in hits.items()])[:RARE_CANDIDATES]
-        pairs.extend((i, j) for _, j in ranked)
+        found = []
+        for word in rarity.words(src, i):
+            held = live.get(word)
+            if held is None:
+                held = holders.get(word, [])
+                if dst_done:
+                    held = [j for j in held if j not in dst_done]
+                live[word] = held
+            if held:
+                found.append(held)
+                if len(found) == RARE_WORDS:
+                    break
+        if not found:
+            continue
+        if len(found) == 1:  # every hit counts once: the first dst rules in order
+            ranked = found[0][:RARE_CANDIDATES]
+        else:  # most hits first, then in order (a stable sort keeps the order of ties)
+            hits = Counter(chain.from_iterable(found))
+            ranked = sorted(sorted(hits), key=hits.__getitem__, reverse=True)[:RARE_CANDIDATES]
+        if swap:
+            pairs.extend([(j, i) for j in ranked])
+        else:
+            pairs.extend([(i, j) for j in ranked])
     return pairs
-
-
-def document_frequency(old: Side, new: Side) -> dict[str, int]:
-    """Word → the number of rules of both editions holding it."""
-    return Counter(chain.from_iterable([*old.bags, *new.bags]))

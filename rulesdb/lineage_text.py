@@ -67,16 +67,37 @@ def fold_quotes(text: str) -> str:
 
 
 @lru_cache(maxsize=1 << 16)
-def prepared(key: str) -> tuple[list[str], Counter]:
-    """Words and bag of words of a normalized text (shared, never mutated)."""
-    words = WORD.findall(key)
-    return words, Counter(words)
+def words_of(key: str) -> list[str]:
+    """The words of a normalized text (shared, never mutated)."""
+    return WORD.findall(key)
+
+
+@lru_cache(maxsize=1 << 16)
+def bag_of(key: str) -> Counter:
+    """The bag of words of a normalized text (shared, never mutated)."""
+    return Counter(words_of(key))
+
+
+@lru_cache(maxsize=1 << 16)  # only the rules the alignment scores need one
+def word_tokens(key: str) -> frozenset[str | tuple[str, int]]:
+    """The bag of words of a normalized text as a set: each word, and (word, n) for its n-th
+    occurrence from the second on. Two texts share, repeats included, as many words as their
+    sets have in common (counted in C, where a bag's minimum per word is not)."""
+    bag = bag_of(key)
+    if len(bag) == len(words_of(key)):
+        return frozenset(bag)
+    return frozenset(bag).union([(word, n) for word, count in bag.items() if count > 1
+                                 for n in range(2, count + 1)])
 
 
 def clear_caches() -> None:
-    """Forget normalized texts (the caches make a second alignment of the same texts cheap)."""
+    """Forget normalized texts, their words and ratios (the caches make a second alignment
+    of the same texts cheap)."""
     normalize.cache_clear()
-    prepared.cache_clear()
+    words_of.cache_clear()
+    bag_of.cache_clear()
+    word_tokens.cache_clear()
+    key_ratio.cache_clear()
     cited_numbers.cache_clear()
 
 
@@ -85,3 +106,10 @@ def ratio(a: list[str], b: list[str]) -> float:
     if b < a:
         a, b = b, a
     return difflib.SequenceMatcher(None, a, b, autojunk=False).ratio()
+
+
+@lru_cache(maxsize=1 << 14)  # a pair matched on word order is scored again as an edit
+def key_ratio(a: str, b: str) -> float:
+    """`ratio` of the words of two normalized texts (pass them in sorted order: the result
+    is the same either way, the cache is not)."""
+    return ratio(words_of(a), words_of(b))

@@ -67,7 +67,7 @@ def compute(db: sqlite_utils.Database, doc_ids: list[str] | None = None) -> int:
         "SELECT id, document, term, aliases FROM glossary"
     ):
         if kinds[doc] == "comprehensive_rules":
-            targets.append(("glossary", row_id, doc, [term, *json.loads(aliases or "[]")]))
+            targets.append(("glossary", row_id, doc, [term, *_aliases(aliases)]))
     docs = {(kind, row_id): doc for kind, row_id, doc, _ in targets}
     for kind, row_id, doc, labels in targets:
         seen = set()
@@ -130,8 +130,14 @@ def _sources(db: sqlite_utils.Database, kinds: dict[str, str]) -> list[tuple]:
     for row_id, doc, term, aliases in db.execute(
         "SELECT id, document, term, aliases FROM glossary"
     ):
-        sources.append(("glossary", row_id, doc, [term, *json.loads(aliases or "[]")]))
+        sources.append(("glossary", row_id, doc, [term, *_aliases(aliases)]))
     return sources
+
+
+@lru_cache(maxsize=1 << 12)  # most entries have none, the others recur in every edition
+def _aliases(stored: str | None) -> tuple[str, ...]:
+    """A glossary entry's aliases from their stored JSON."""
+    return tuple(json.loads(stored)) if stored else ()
 
 
 class _Bags:
@@ -165,12 +171,18 @@ class _Bags:
         up the bags of the children cost more than the whole rest of the layer)."""
         words = self.words.get(row_id)
         if words is None:
-            own = WORD.findall((self.texts.get(row_id) or "").lower())
+            own = _text_words(self.texts.get(row_id) or "")
             children = self.children.get(row_id, ())
             words = list(chain(own, *(self._words(child) for child in children))
                          ) if children else own
             self.words[row_id] = words
         return words
+
+
+@lru_cache(maxsize=1 << 14)  # most rule texts recur in the next edition
+def _text_words(text: str) -> list[str]:
+    """The words of a text (shared, never mutated)."""
+    return WORD.findall(text.lower())
 
 
 def _dice(a: Counter, b: Counter) -> float:

@@ -15,7 +15,7 @@ from itertools import pairwise
 
 import sqlite_utils
 
-from ..bulk import insert_rows
+from ..bulk import insert_tuples
 from ..coverage import Coverage
 from ..lineage import PAIR_OPS, Side, align
 from ..lineage_query import edition
@@ -62,18 +62,18 @@ def _store_pair(db: sqlite_utils.Database, old_doc: str, new_doc: str,
             sides[doc] = (Side(rules), cover, ids)
     (old_side, old_cover, old_ids), (new_side, new_cover, new_ids) = sides[old_doc], sides[new_doc]
     rows = [
-        {"old_doc": old_doc, "new_doc": new_doc,
-         "old_rule_id": old_ids.get(change.old), "new_rule_id": new_ids.get(change.new),
-         "old_number": change.old, "new_number": change.new, "change": change.op,
-         "similarity": change.similarity,
-         "detail": CITATIONS_ONLY if change.citations_only else None}
+        (old_doc, new_doc, old_ids.get(change.old), new_ids.get(change.new), change.old,
+         change.new, change.op, change.similarity,
+         CITATIONS_ONLY if change.citations_only else None)
         for change in align(old_side, new_side, old_cover, new_cover)
     ]
-    insert_rows(db, "alignments", rows)
+    insert_tuples(db, "alignments", ALIGNMENT_COLUMNS, rows)
     return len(rows)
 
 
 CITATIONS_ONLY = json.dumps({"citations_only": True})  # the one detail an alignment stores
+ALIGNMENT_COLUMNS = ("old_doc", "new_doc", "old_rule_id", "new_rule_id", "old_number",
+                     "new_number", "change", "similarity", "detail")
 
 
 def _store_lineages(db: sqlite_utils.Database, editions: list[str]) -> int:
@@ -99,7 +99,6 @@ def _store_lineages(db: sqlite_utils.Database, editions: list[str]) -> int:
         ):
             before = predecessor.get(row_id)
             lineage[row_id] = lineage.get(before or -1, f"{doc_id}/{number}")
-            rows.append({"lineage": lineage[row_id], "rule_id": row_id, "document": doc_id,
-                         "number": number})
-    insert_rows(db, "lineages", rows)
+            rows.append((lineage[row_id], row_id, doc_id, number))
+    insert_tuples(db, "lineages", ("lineage", "rule_id", "document", "number"), rows)
     return len(set(lineage.values()))

@@ -1,0 +1,151 @@
+"""The alignment's lazy rare-word index (rulesdb.lineage_side) and set-based word counts give
+exactly what the plain definitions give: the candidate pairs, their order and tie-breaking
+decide which rules are matched, so every stored alignment depends on them."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections import Counter
+from itertools import chain, pairwise
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rulesdb.lineage import RuleRec, Side, _Matcher
+from rulesdb.lineage_side import RARE_CANDIDATES, RARE_DF, RARE_WORDS, Rarity, rare_pairs
+from rulesdb.lineage_text import key_ratio, ratio, word_tokens, words_of
+
+from conftest import corpus_files, needs_corpus
+
+# --- the plain definitions --------------------------------------------------------------------
+
+
+def plain_rare_words(side: Side, frequency: Counter) -> list[list[str]]:
+    """Every rule's words held by at most RARE_DF rules of both editions, rarest first."""
+    return [sorted([w for w in bag if frequency[w] <= RARE_DF], key=lambda w: (frequency[w], w))
+            for bag in side.bags]
+
+
+def plain_rare_pairs(src: Side, dst: Side, src_done, dst_done,
+                     frequency: Counter) -> list[tuple[int, int]]:
+    """rare_pairs as first written: an inverted index of every dst rule's rare words."""
+    postings: dict[str, list[int]] = {}
+    for j, words in enumerate(plain_rare_words(dst, frequency)):
+        if j not in dst_done:
+            for word in words:
+                postings.setdefault(word, []).append(j)
+    pairs = []
+    for i, words in enumerate(plain_rare_words(src, frequency)):
+        if i in src_done:
+            continue
+        rarest = [w for w in words if w in postings][:RARE_WORDS]
+        hits = Counter(chain.from_iterable([postings[w] for w in rarest]))
+        ranked = sorted([(-count, j) for j, count in hits.items()])[:RARE_CANDIDATES]
+        pairs.extend((i, j) for _, j in ranked)
+    return pairs
+
+
+def plain_frequency(old: Side, new: Side) -> Counter:
+    return Counter(chain.from_iterable([*old.bags, *new.bags]))
+
+
+def assert_same_as_plain(old: Side, new: Side, old_done: dict, new_done: dict) -> None:
+    rarity = Rarity(old, new)
+    frequency = plain_frequency(old, new)
+    assert {w: rarity.frequency[w] for w in frequency} == frequency
+    for side in (old, new):
+        assert [rarity.words(side, i) for i in range(len(side.rules))] == plain_rare_words(
+            side, frequency)
+        every: dict[str, list[int]] = {}
+        for i, bag in enumerate(side.bags):
+            for word in bag:
+                every.setdefault(word, []).append(i)
+        assert side.holders == {word: rules for word, rules in every.items()
+                                if len(rules) <= RARE_DF}
+    assert rare_pairs(old, new, old_done, new_done, rarity) == plain_rare_pairs(
+        old, new, old_done, new_done, frequency)
+    assert rare_pairs(new, old, new_done, old_done, rarity, swap=True) == [
+        (j, i) for i, j in plain_rare_pairs(new, old, new_done, old_done, frequency)]
+    # as _splits asks: every rule of the other side, whatever is done
+    assert rare_pairs(new, old, new_done, {}, rarity) == plain_rare_pairs(
+        new, old, new_done, {}, frequency)
+
+
+# --- random small editions --------------------------------------------------------------------
+
+# Few words, so that many are rare, many are not, and rules tie on their hits.
+WORDS = ["alpha", "beta", "gamma", "delta", "omega", "sigma", "kappa", "zeta", "eta", "rho"]
+texts = st.lists(st.sampled_from(WORDS), min_size=0, max_size=8).map(" ".join)
+
+
+def side_of(texts_: list[str]) -> Side:
+    return Side([RuleRec(f"{100 + k}", "rule", None, text) for k, text in enumerate(texts_)])
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(texts, min_size=1, max_size=90), st.lists(texts, min_size=1, max_size=90),
+       st.data())
+def test_rare_pairs_equal_the_plain_definition(old_texts, new_texts, data):
+    old, new = side_of(old_texts), side_of(new_texts)
+    old_done = {i: 0 for i in data.draw(st.sets(st.integers(0, len(old_texts) - 1)))}
+    new_done = {j: 0 for j in data.draw(st.sets(st.integers(0, len(new_texts) - 1)))}
+    assert_same_as_plain(old, new, old_done, new_done)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(WORDS), max_size=12), st.lists(st.sampled_from(WORDS),
+                                                               max_size=12))
+def test_word_tokens_share_what_the_bags_share(a, b):
+    key_a, key_b = " ".join(a), " ".join(b)
+    bag_a, bag_b = Counter(words_of(key_a)), Counter(words_of(key_b))
+    assert len(word_tokens(key_a)) == len(a)
+    assert len(word_tokens(key_a) & word_tokens(key_b)) == sum((bag_a & bag_b).values())
+
+
+@pytest.mark.parametrize(("a", "b"), [
+    ("the creature deals damage", "the creature deals combat damage"),
+    ("a b c", "c b a"), ("", "x"), ("same words", "same words"),
+])
+def test_key_ratio_is_ratio_either_way(a, b):
+    key_ratio.cache_clear()
+    expected = ratio(words_of(a), words_of(b))
+    assert key_ratio(a, b) == key_ratio(b, a) == expected == ratio(words_of(b), words_of(a))
+
+
+# --- the real editions ------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def real_sides(tmp_path_factory) -> list[Side]:
+    import sqlite_utils
+
+    from rulesdb.catalog import CatalogEntry
+    from rulesdb.ingest import cr_text
+    from rulesdb.lineage_query import edition
+    from rulesdb.schema import ensure_schema
+    from rulesdb.store import save_document
+
+    path = tmp_path_factory.mktemp("side") / "rules.db"
+    db = sqlite_utils.Database(path)
+    ensure_schema(db)
+    for file in corpus_files():
+        doc = cr_text.parse(file.read_bytes())
+        save_document(db, CatalogEntry(
+            id=f"cr-{doc.meta.effective_date}", kind="comprehensive_rules", title=doc.meta.title,
+            file=file.name, sha256="-", parser="cr_text", effective_date=doc.meta.effective_date,
+            partial=False, covers=doc.meta.covers), doc)
+    db.conn.commit()
+    conn = sqlite3.connect(path)
+    docs = [row[0] for row in conn.execute(
+        "SELECT id FROM documents ORDER BY effective_date, id")]
+    return [Side(edition(conn, doc)[0]) for doc in docs]
+
+
+@needs_corpus
+def test_real_editions_give_the_plain_candidates(real_sides):
+    for old, new in pairwise(real_sides):
+        matcher = _Matcher(old, new)
+        matcher.exact()
+        assert_same_as_plain(old, new, {}, {})
+        assert_same_as_plain(old, new, matcher.fwd, matcher.rev)
