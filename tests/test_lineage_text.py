@@ -1,0 +1,50 @@
+"""The alignment's text helpers: the word-sequence ratio is difflib's, whichever
+SequenceMatcher (difflib's or cydifflib's) computes it."""
+
+from __future__ import annotations
+
+import difflib
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rulesdb import lineage_text
+from rulesdb.lineage_text import key_ratio, ratio, words_of
+
+WORDS = st.lists(st.sampled_from(["the", "a", "creature", "player", "target", "§", "it's",
+                                  "damage", "deals", "to"]), max_size=40)
+
+
+def _difflib_ratio(a: list[str], b: list[str]) -> float:
+    if b < a:
+        a, b = b, a
+    return difflib.SequenceMatcher(None, a, b, autojunk=False).ratio()
+
+
+@settings(max_examples=300, deadline=None)
+@given(WORDS, WORDS)
+def test_ratio_is_difflibs_and_symmetric(a: list[str], b: list[str]) -> None:
+    assert ratio(a, b) == _difflib_ratio(a, b)
+    assert ratio(a, b) == ratio(b, a)
+
+
+@pytest.mark.parametrize(("a", "b", "expected"), [
+    ("the player draws a card", "the player draws a card", 1.0),
+    ("the player draws a card", "", 0.0),
+    ("the player draws a card", "a player draws the card", 0.6),
+    ("deal 2 damage to any target", "deal 3 damage to any target", 10 / 12),
+])
+def test_key_ratio_table(a: str, b: str, expected: float) -> None:
+    assert key_ratio(a, b) == pytest.approx(expected)
+    assert key_ratio(a, b) == ratio(words_of(a), words_of(b))
+
+
+def test_the_compiled_matcher_is_used_when_installed() -> None:
+    """cydifflib is a dependency where it has wheels; the fallback is difflib itself."""
+    try:
+        import cydifflib
+    except ImportError:
+        assert lineage_text.SequenceMatcher is difflib.SequenceMatcher
+    else:
+        assert lineage_text.SequenceMatcher is cydifflib.SequenceMatcher
