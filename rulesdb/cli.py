@@ -6,12 +6,41 @@ dependencies (spaCy, Datasette, sqlite-utils) are imported inside the commands t
 
 from __future__ import annotations
 
+import os
+import sys
+from typing import Any
+
 import click
 
+from .cliutil import quick_exit_wanted
 from .commands import core, engine, lineage, lookup, site, sources
 
 
-@click.group()
+class Rulesdb(click.Group):
+    """The command group. Run as the `rulesdb` program (which calls it; tests call `main`),
+    a command that asked to `leave_quickly` (rulesdb.cliutil) ends the process once its
+    output is flushed, with the exit code it would have had, skipping the interpreter's
+    teardown."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return super().__call__(*args, **kwargs)
+        except SystemExit as stop:
+            if not quick_exit_wanted():
+                raise
+            code = stop.code
+            if code is not None and not isinstance(code, int):
+                print(code, file=sys.stderr)  # as the interpreter does with such a code
+                code = 1
+            for stream in (sys.stdout, sys.stderr):
+                try:
+                    stream.flush()
+                except (OSError, ValueError):  # closed pipe or stream: as at shutdown
+                    code = code or 120
+            os._exit(code or 0)
+
+
+@click.group(cls=Rulesdb)
 @click.version_option(package_name="rulesdb")
 def cli() -> None:
     """rulesdb: the rules of Magic: The Gathering as one cross-referenced SQLite database.

@@ -85,3 +85,19 @@ def find_rule_or_fail(conn: sqlite3.Connection, number: str, doc_id: str | None)
     if found is None:
         raise not_found(conn, number, doc_id)
     return found
+
+
+_quick = {"exit": False}
+
+
+def leave_quickly() -> None:
+    """Have the `rulesdb` program end without tearing its heap down once this command is
+    done (see rulesdb.cli.Rulesdb): after an add or a build, freeing what the layers built
+    takes a sixth of a second and serves no one. Call it in commands whose every file is
+    closed by the time they return."""
+    _quick["exit"] = True
+
+
+def quick_exit_wanted() -> bool:
+    """Whether the command run asked to `leave_quickly`."""
+    return _quick["exit"]

@@ -15,6 +15,7 @@ from ..cliutil import (
     echo_json,
     find_rule_or_fail,
     json_option,
+    leave_quickly,
     open_db,
 )
 from ..lookup import rule_view
@@ -37,6 +38,7 @@ def build(db_path: Path, sources: Path | None, as_json: bool) -> None:
     """
     from ..build import build as run_build
 
+    leave_quickly()
     def show(doc: Any) -> None:
         if not as_json:
             c = doc.counts

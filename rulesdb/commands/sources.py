@@ -11,7 +11,7 @@ from typing import Any
 
 import click
 
-from ..cliutil import InputError, db_option, echo_json, json_option
+from ..cliutil import InputError, db_option, echo_json, json_option, leave_quickly
 
 # Beyond this many files `add` shows a progress bar (on stderr, when it is a terminal).
 PROGRESS_FROM = 4
@@ -46,6 +46,7 @@ def add(files: tuple[Path, ...], db_path: Path, replace: bool, doc_id: str | Non
     """
     from ..add import add_files
 
+    leave_quickly()
     with _progress(len(files), as_json) as step:
         report = add_files(db_path, list(files), replace=replace, doc_id=doc_id, on_step=step)
     _show(report, db_path, as_json)
@@ -84,6 +85,7 @@ def fetch(day: Any, latest: bool, db_path: Path, replace: bool, doc_id: str | No
     from ..fetch import Limits
     from ..fetch import fetch as run_fetch
 
+    leave_quickly()
     if day and latest:
         raise InputError("give --date or --latest, not both")
     limits = Limits(timeout=timeout, max_bytes=int(max_mb * 1024 * 1024))

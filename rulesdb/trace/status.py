@@ -13,11 +13,14 @@ import re
 import sqlite3
 from dataclasses import dataclass
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 from ..coverage import Coverage
 from .cite import words
 from .renumber import Renumbering
-from .scan import Citation
+
+if TYPE_CHECKING:  # the scanner (and its lexers) is not needed to check citations
+    from .scan import Citation
 
 BUNDLED = "cr-2025-06-06"
 # Keyword names that are everyday programming words: never evidence of a concept.

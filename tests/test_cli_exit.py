@@ -1,0 +1,67 @@
+"""`rulesdb` run as a program: commands that leave quickly (add, build, fetch) end the
+process themselves, with the exit code and the output they would have had."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import sqlite_utils
+from click.testing import CliRunner
+
+from rulesdb.cli import cli
+from rulesdb.cliutil import quick_exit_wanted
+
+from test_add import release
+
+PROGRAM = "import sys; from rulesdb.cli import cli; sys.argv[0] = 'rulesdb'; cli()"
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    """`rulesdb ARGS` as the console script calls it (the group object called)."""
+    return subprocess.run([sys.executable, "-c", PROGRAM, *args], capture_output=True,
+                          text=True, timeout=300)
+
+
+def test_an_add_ends_with_its_output_and_code_0(tmp_path: Path) -> None:
+    source = tmp_path / "MagicCompRules 20250606.txt"
+    source.write_text(release(), encoding="utf-8")
+    db = tmp_path / "rules.db"
+    out = run("add", str(source), "--db", str(db))
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines()[0].startswith("cr-2025-06-06: added from")
+    assert out.stdout.rstrip().splitlines()[-1].startswith(f"created {db} in ")
+    rules = sqlite_utils.Database(db).execute(
+        "SELECT count(*) FROM rules WHERE document = 'cr-2025-06-06'").fetchone()[0]
+    assert rules == 12
+
+
+@pytest.mark.parametrize(("args", "code", "message"), [
+    (["add", "/nonexistent/MagicCompRules.txt"], 2, "/nonexistent/MagicCompRules.txt: cannot"),
+    (["add"], 2, "Missing argument 'FILES...'"),
+    (["build", "--sources", "/nonexistent"], 2, "/nonexistent"),
+    (["fetch", "--date", "2025-06-06", "--latest"], 2, "give --date or --latest, not both"),
+])
+def test_a_refused_command_ends_with_its_message_and_code(tmp_path: Path, args: list[str],
+                                                          code: int, message: str) -> None:
+    out = run(*args, "--db", str(tmp_path / "rules.db"))
+    assert out.returncode == code
+    assert message in out.stderr
+    assert not (tmp_path / "rules.db").exists()
+
+
+def test_the_flag_is_set_by_those_commands_only(tmp_path: Path) -> None:
+    """Lookups end as usual (and CliRunner, which calls `main`, is never ended)."""
+    import rulesdb.cliutil as cliutil
+
+    cliutil._quick["exit"] = False
+    result = CliRunner().invoke(cli, ["rule", "100.1", "--db", str(tmp_path / "none.db")])
+    assert result.exit_code == 2
+    assert not quick_exit_wanted()
+    result = CliRunner().invoke(cli, ["add", str(tmp_path / "missing.txt"),
+                                      "--db", str(tmp_path / "rules.db")])
+    assert result.exit_code == 2
+    assert quick_exit_wanted()
+    cliutil._quick["exit"] = False
