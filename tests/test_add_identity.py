@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 import sqlite_utils
 from click.testing import CliRunner
-from test_add import add, release
 
 from rulesdb.build import build
 from rulesdb.cli import cli
 
 from conftest import SOURCES
+from test_add import add, release
 
 CHAPTER7 = SOURCES / "cr-2025-06-06-chapter7.txt"
 

@@ -12,10 +12,11 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 import sqlite_utils
 from click.testing import CliRunner
-from test_add import release
 
 from rulesdb.cli import cli
 from rulesdb.fetch import release_url
+
+from test_add import release
 
 RELEASE = release().replace("\n", "\r\n").encode("utf-8-sig")
 PAGE = b"""<!DOCTYPE html><html><body>

@@ -12,7 +12,6 @@ from pathlib import Path
 
 import pytest
 import sqlite_utils
-from test_add import release
 
 from rulesdb.add import add_files
 from rulesdb.build import build
@@ -20,6 +19,7 @@ from rulesdb.layers import LAYERS
 from rulesdb.layers.run import Background, run_layers
 
 from conftest import SOURCES, corpus_files, needs_corpus
+from test_add import release
 
 LAYER_TABLES = ("alignments", "lineages", "concept_links", "term_mentions")
 CHAPTER7 = SOURCES / "cr-2025-06-06-chapter7.txt"

@@ -9,11 +9,12 @@ import sqlite_utils
 from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_add import add, release
 
 from rulesdb.cli import cli
 from rulesdb.schema import ensure_schema
 from rulesdb.store import _save_texts, delete_document
+
+from test_add import add, release
 
 
 def counts(db_path) -> tuple[int, int, int]:
