@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from rulesdb.layers import term_matcher
 from rulesdb.layers.term_matcher import Lexicon, tokenize
 from rulesdb.layers.terms import TermMatcher, glossary_for, matcher_for, tokens_of
 
@@ -233,3 +234,15 @@ def test_mentions_never_overlap_and_name_an_entry(words):
     assert all(a.end <= b.start for a, b in pairwise(found))
     assert all(0 <= m.start < m.end <= len(text) for m in found)
     assert {m.glossary_id for m in found} <= {i for i, _ in GLOSSARY}
+
+
+def test_the_lemma_table_answers_as_spacys_lookup_table() -> None:
+    """The lemmas come from the lookup table's file read as a dict: the same answers as
+    spaCy's Table built from it, for its words and for words it lacks."""
+    from spacy.lookups import load_lookups
+
+    table = load_lookups("en", ["lemma_lookup"]).get_table("lemma_lookup")
+    lemmas = term_matcher._Lemmas()
+    assert len(lemmas.table) == len(table) > 40000
+    words = [*list(lemmas.table), "permanents", "phases", "zzzq", "tapped", "Creatures"]
+    assert [lemmas[word] for word in words] == [table.get(word, word) for word in words]

@@ -57,10 +57,16 @@ class _Lemmas(dict):
     def __init__(self) -> None:
         super().__init__()
         # the table the lookup-mode lemmatizer reads, loaded alone (a pipeline to hold it
-        # costs more and adds nothing: its lookup is this `get`)
+        # costs more and adds nothing: its lookup is this `get`), as the plain dict
+        # spacy.lookups.load_lookups reads: its Table keyed by string hashes answers the
+        # same and took three quarters of the loading to build
         from spacy.lookups import load_lookups
+        from spacy.util import load_language_data, registry
 
-        self.table = load_lookups("en", ["lemma_lookup"]).get_table("lemma_lookup")
+        if "en" in registry.lookups and "lemma_lookup" in registry.lookups.get("en"):
+            self.table = load_language_data(registry.lookups.get("en")["lemma_lookup"])
+        else:  # spaCy's own error: spacy-lookups-data is missing
+            self.table = load_lookups("en", ["lemma_lookup"]).get_table("lemma_lookup")
 
     def __missing__(self, lower: str) -> str:
         lemma = self[lower] = self.table.get(lower, lower)
