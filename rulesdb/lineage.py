@@ -116,18 +116,28 @@ class _Matcher:
         scored = []
         old, new, sims = self.old, self.new, self.sims
         old_kinds, new_kinds, old_sizes, new_sizes = old.kinds, new.kinds, old.sizes, new.sizes
-        old_keys, new_keys = old.keys, new.keys
+        old_keys, new_keys, old_vocab, new_vocab = old.keys, new.keys, old.vocab, new.vocab
+        old_repeats, new_repeats = old.repeats, new.repeats
         for i, j in pairs:
             if old_kinds[i] != new_kinds[j]:
                 continue
             size_i, size_j = old_sizes[i], new_sizes[j]
+            total = size_i + size_j
             # the Dice of bags this unequal in size is below every floor: skip counting words
-            if 2 * min(size_i, size_j) / (size_i + size_j) < MIN_SIMILARITY:
+            # (min() spelled out: this loop runs for every candidate pair)
+            if 2 * (size_i if size_i < size_j else size_j) / total < MIN_SIMILARITY:
                 continue
             sim = sims.get((i, j))
             if sim is None:
+                # Shared distinct words, plus at most the fewer repeats: the Dice of that
+                # bound below every floor rules the pair out without counting repeats.
+                repeats_i, repeats_j = old_repeats[i], new_repeats[j]
+                bound = len(old_vocab[i] & new_vocab[j]) + (
+                    repeats_i if repeats_i < repeats_j else repeats_j)
+                if 2 * bound / total < MIN_SIMILARITY:
+                    continue
                 shared = len(word_tokens(old_keys[i]) & word_tokens(new_keys[j]))
-                sim = sims[(i, j)] = 2 * shared / (size_i + size_j)  # Dice
+                sim = sims[(i, j)] = 2 * shared / total  # Dice
             if sim < MIN_SIMILARITY:  # below every floor
                 continue
             same_parent = self._parents_match(i, j)
@@ -254,16 +264,27 @@ def align(old: Sequence[RuleRec] | Side, new: Sequence[RuleRec] | Side,
         if i not in placed_old:
             op = _unmatched(old_side, i, matcher.fwd, new_side, new_coverage, "removed")
             changes[(i, None)] = Change(op, rule.number, None, 0.0)
-    return [changes[key] for key in sorted(changes, key=lambda k: _order(k, matcher.fwd))]
+    anchors = _anchors(len(old_side.rules), matcher.fwd)
+    return [changes[key] for key in sorted(changes, key=lambda k: _order(k, anchors))]
 
 
-def _order(key: tuple[int | None, int | None], fwd: dict[int, int]) -> tuple[int, int, int]:
+def _anchors(count: int, fwd: dict[int, int]) -> list[int]:
+    """Per old rule, the new rule matched to it or to the nearest matched old rule before it
+    (-1 when none is)."""
+    anchors = []
+    anchor = -1
+    for i in range(count):
+        anchor = fwd.get(i, anchor)
+        anchors.append(anchor)
+    return anchors
+
+
+def _order(key: tuple[int | None, int | None], anchors: list[int]) -> tuple[int, int, int]:
     i, j = key
     if j is not None:
         return (j, 0, i if i is not None else -1)
     assert i is not None
-    anchor = next((fwd[k] for k in range(i, -1, -1) if k in fwd), -1)
-    return (anchor, 1, i)
+    return (anchors[i], 1, i)
 
 
 def _pair_change(a: RuleRec, b: RuleRec, key_a: str, key_b: str,
@@ -301,12 +322,15 @@ def _splits(src: Side, dst: Side, fwd: dict[int, int], rev: dict[int, int],
     for j, i in rare_pairs(dst, src, rev, {}, rare):
         if i not in fwd or j in taken or len(dst.words[j]) <= SHORT:
             continue
-        other = fwd[i]
+        bound = len(dst.vocab[j] & src.vocab[i]) + min(dst.repeats[j], src.repeats[i])
+        if bound / dst.sizes[j] < SPLIT_CONTAINMENT:  # `inside` below it too
+            continue
         inside = len(dst.tokens(j) & src.tokens(i)) / dst.sizes[j]
         if inside < SPLIT_CONTAINMENT:
             continue
+        other = fwd[i]
         alone = len(src.tokens(i) & dst.tokens(other)) / src.sizes[i]
-        together = _contained(src.bags[i], dst.bags[other] + dst.bags[j], src.sizes[i])
+        together = _contained(src.bag(i), dst.bag(other) + dst.bag(j), src.sizes[i])
         if together >= SPLIT_CONTAINMENT and together - alone >= 0.15:
             found.append((i, j, round(inside, 3)))
             taken.add(j)

@@ -1,5 +1,5 @@
 """One edition as the alignment (rulesdb.lineage) sees it: its rules with their normalized
-texts, words and bags of words, and the rare words through which rules that moved find their
+texts, words and distinct words, and the rare words through which rules that moved find their
 counterparts.
 
 A word is rare for a pair of editions when at most RARE_DF rules of the two hold it. Each
@@ -51,21 +51,26 @@ class Side:
         for i, parent in enumerate(self.parents):
             if parent is not None:
                 self.children[parent].append(i)
-        self.bags = [bag_of(key) for key in self.keys]
-        self.df: Counter[str] = Counter(chain.from_iterable(self.bags))  # rules per word
+        self.vocab = [frozenset(words) for words in self.words]  # each rule's distinct words
+        self.repeats = [len(words) - len(vocab) for words, vocab in zip(self.words, self.vocab,
+                                                                        strict=True)]
+        self.df: Counter[str] = Counter(chain.from_iterable(self.vocab))  # rules per word
         # Word → the rules holding it, in order, for the words held by at most RARE_DF rules
         # (any other is rare in no pair).
         holders: dict[str, list[int]] = defaultdict(list)
         common = {word for word, count in self.df.items() if count > RARE_DF}
-        for i, bag in enumerate(self.bags):
-            for word in bag:
-                if word not in common:
-                    holders[word].append(i)
+        for i, vocab in enumerate(self.vocab):
+            for word in vocab - common:
+                holders[word].append(i)
         self.holders = dict(holders)
 
     def tokens(self, i: int) -> frozenset[str | tuple[str, int]]:
         """The bag of words of rule `i` as a set (rulesdb.lineage_text.word_tokens)."""
         return word_tokens(self.keys[i])
+
+    def bag(self, i: int) -> Counter[str]:
+        """The bag of words of rule `i` (shared, never mutated)."""
+        return bag_of(self.keys[i])
 
 
 class Rarity:
@@ -75,7 +80,10 @@ class Rarity:
         self.old = old
         self.frequency: Counter[str] = old.df.copy()  # rules of both editions per word
         self.frequency.update(new.df)
-        self.rare = {word for word, count in self.frequency.items() if count <= RARE_DF}
+        rare = sorted([word for word, count in self.frequency.items() if count <= RARE_DF])
+        rare.sort(key=self.frequency.__getitem__)  # rarest first, ties by the word (stable)
+        self.rank = {word: k for k, word in enumerate(rare)}
+        self.rare = frozenset(rare)
         self._words: dict[tuple[bool, int], list[str]] = {}
 
     def words(self, side: Side, i: int) -> list[str]:
@@ -84,9 +92,8 @@ class Rarity:
         key = (side is self.old, i)
         found = self._words.get(key)
         if found is None:
-            frequency = self.frequency
-            counts = sorted([(frequency[w], w) for w in side.bags[i].keys() & self.rare])
-            found = self._words[key] = [w for _, w in counts]
+            found = self._words[key] = sorted(side.vocab[i] & self.rare,
+                                              key=self.rank.__getitem__)
         return found
 
 
@@ -120,7 +127,10 @@ def rare_pairs(src: Side, dst: Side, src_done: dict[int, int], dst_done: dict[in
             ranked = found[0][:RARE_CANDIDATES]
         else:  # most hits first, then in order (a stable sort keeps the order of ties)
             hits = Counter(chain.from_iterable(found))
-            ranked = sorted(sorted(hits), key=hits.__getitem__, reverse=True)[:RARE_CANDIDATES]
+            ranked = sorted(hits)
+            if len(hits) < sum(map(len, found)):  # some rule holds several of the words
+                ranked.sort(key=hits.__getitem__, reverse=True)
+            ranked = ranked[:RARE_CANDIDATES]
         if swap:
             pairs.extend([(j, i) for j in ranked])
         else:

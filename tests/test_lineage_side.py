@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rulesdb.lineage import RuleRec, Side, _Matcher
+from rulesdb.lineage import RuleRec, Side, _anchors, _Matcher
 from rulesdb.lineage_side import RARE_CANDIDATES, RARE_DF, RARE_WORDS, Rarity, rare_pairs
 from rulesdb.lineage_text import key_ratio, ratio, word_tokens, words_of
 
@@ -21,10 +21,15 @@ from conftest import corpus_files, needs_corpus
 # --- the plain definitions --------------------------------------------------------------------
 
 
+def plain_bags(side: Side) -> list[Counter]:
+    """Every rule's bag of words."""
+    return [Counter(words_of(key)) for key in side.keys]
+
+
 def plain_rare_words(side: Side, frequency: Counter) -> list[list[str]]:
     """Every rule's words held by at most RARE_DF rules of both editions, rarest first."""
     return [sorted([w for w in bag if frequency[w] <= RARE_DF], key=lambda w: (frequency[w], w))
-            for bag in side.bags]
+            for bag in plain_bags(side)]
 
 
 def plain_rare_pairs(src: Side, dst: Side, src_done, dst_done,
@@ -47,7 +52,7 @@ def plain_rare_pairs(src: Side, dst: Side, src_done, dst_done,
 
 
 def plain_frequency(old: Side, new: Side) -> Counter:
-    return Counter(chain.from_iterable([*old.bags, *new.bags]))
+    return Counter(chain.from_iterable([*plain_bags(old), *plain_bags(new)]))
 
 
 def assert_same_as_plain(old: Side, new: Side, old_done: dict, new_done: dict) -> None:
@@ -58,7 +63,7 @@ def assert_same_as_plain(old: Side, new: Side, old_done: dict, new_done: dict) -
         assert [rarity.words(side, i) for i in range(len(side.rules))] == plain_rare_words(
             side, frequency)
         every: dict[str, list[int]] = {}
-        for i, bag in enumerate(side.bags):
+        for i, bag in enumerate(plain_bags(side)):
             for word in bag:
                 every.setdefault(word, []).append(i)
         assert side.holders == {word: rules for word, rules in every.items()
@@ -101,6 +106,25 @@ def test_word_tokens_share_what_the_bags_share(a, b):
     bag_a, bag_b = Counter(words_of(key_a)), Counter(words_of(key_b))
     assert len(word_tokens(key_a)) == len(a)
     assert len(word_tokens(key_a) & word_tokens(key_b)) == sum((bag_a & bag_b).values())
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(WORDS), max_size=12), st.lists(st.sampled_from(WORDS),
+                                                               max_size=12))
+def test_distinct_words_bound_the_shared_words(a, b):
+    """The alignment rules pairs out on this bound before counting repeated words."""
+    old, new = side_of([" ".join(a)]), side_of([" ".join(b)])
+    shared = len(old.tokens(0) & new.tokens(0))
+    distinct = len(old.vocab[0] & new.vocab[0])
+    assert old.repeats[0] == len(a) - len(set(a))
+    assert distinct <= shared <= distinct + min(old.repeats[0], new.repeats[0])
+
+
+@given(st.integers(0, 40), st.dictionaries(st.integers(0, 39), st.integers(0, 99)))
+def test_anchors_are_the_nearest_match_before(count, fwd):
+    fwd = {i: j for i, j in fwd.items() if i < count}
+    assert _anchors(count, fwd) == [
+        next((fwd[k] for k in range(i, -1, -1) if k in fwd), -1) for i in range(count)]
 
 
 @pytest.mark.parametrize(("a", "b"), [

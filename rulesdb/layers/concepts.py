@@ -22,16 +22,21 @@ import sqlite_utils
 from ..bulk import insert_rows
 
 WORD = re.compile(r"[a-z0-9]+")
+SPACES = re.compile(r"\s+")
+OBSOLETE = re.compile(r"\s*\(obsolete\)$")
+THE = re.compile(r"^the ")
+STEP = re.compile(r"^step \d+:\s*")
+STEP_PHASE = re.compile(r" (step|phase)$")
 
 
 @lru_cache(maxsize=1 << 16)  # every edition repeats most of its headings and terms
 def names(text: str) -> tuple[str, tuple[str, ...]]:
     """The exact normalized name and its looser variants."""
-    name = re.sub(r"\s+", " ", text.lower().replace("’", "'")).strip(" .:;\"")
-    name = re.sub(r"\s*\(obsolete\)$", "", name)
-    name = re.sub(r"^the ", "", name)
-    loose = re.sub(r"^step \d+:\s*", "", name)
-    loose = re.sub(r" (step|phase)$", "", loose)
+    name = SPACES.sub(" ", text.lower().replace("’", "'")).strip(" .:;\"")
+    name = OBSOLETE.sub("", name)
+    name = THE.sub("", name)
+    loose = STEP.sub("", name)
+    loose = STEP_PHASE.sub("", loose)
     variants = {loose, loose[:-1] if loose.endswith("s") and len(loose) > 4 else loose}
     variants.discard(name)
     return name, tuple(sorted(variants))
@@ -189,4 +194,5 @@ def _dice(a: Counter, b: Counter) -> float:
     total = sum(a.values()) + sum(b.values())
     if not total:
         return 0.0
-    return 2 * sum((a & b).values()) / total
+    common = a.keys() & b.keys()
+    return 2 * sum(map(min, map(a.__getitem__, common), map(b.__getitem__, common))) / total
