@@ -13,6 +13,10 @@ ingest itself from that of each layer)
 4. `rulesdb add` of the newest file in a fresh process (as a user runs it) into a copy of the
    bundled build, median of --runs.
 Targets (issue 3): one full modern release ≤ 1.5 s; ≥ 5 MB/s of source.
+
+The project machine is a VM whose speed varies with its host's load (by up to two times
+between days): a machine check, a fixed CPU loop run on both cores at once, is printed
+before and after, to read the figures against.
 """
 
 from __future__ import annotations
@@ -54,11 +58,26 @@ def main() -> None:
     files = sorted(args.dir.glob("*.txt"))
     if not files:
         raise SystemExit(f"no .txt files in {args.dir}")
+    machine_check()
     with tempfile.TemporaryDirectory() as tmp:
         one_by_one(Path(tmp) / "one.db", files, args.bare)
         all_at_once(Path(tmp) / "all.db", files)
         if not args.layers:
             fresh_process(Path(tmp), files[-1], args.runs)
+    machine_check()
+
+
+LOOP = ("import time; t = time.perf_counter(); sum(range(3 * 10**7)); "
+        "print(time.perf_counter() - t)")
+
+
+def machine_check() -> None:
+    """How long a fixed CPU loop takes in each of two processes run at once."""
+    runs = [subprocess.Popen([sys.executable, "-c", LOOP], stdout=subprocess.PIPE, text=True)
+            for _ in range(2)]
+    seconds = sorted(float(run.communicate()[0]) for run in runs)
+    print(f"\nmachine check: a fixed loop on each of two cores at once takes "
+          f"{seconds[0]:.2f} and {seconds[1]:.2f} s (0.33-0.45 s on the quiet project machine)")
 
 
 def one_by_one(db: Path, files: list[Path], bare: bool) -> None:
