@@ -39,6 +39,7 @@ def build(db_path: Path, sources: Path | None, as_json: bool) -> None:
     from ..build import build as run_build
 
     leave_quickly()
+
     def show(doc: Any) -> None:
         if not as_json:
             c = doc.counts

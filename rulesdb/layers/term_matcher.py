@@ -63,8 +63,9 @@ class _Lemmas(dict):
         from spacy.lookups import load_lookups
         from spacy.util import load_language_data, registry
 
-        if "en" in registry.lookups and "lemma_lookup" in registry.lookups.get("en"):
-            self.table = load_language_data(registry.lookups.get("en")["lemma_lookup"])
+        tables = registry.lookups.get("en") if "en" in registry.lookups else {}
+        if "lemma_lookup" in tables:
+            self.table = load_language_data(tables["lemma_lookup"])
         else:  # spaCy's own error: spacy-lookups-data is missing
             self.table = load_lookups("en", ["lemma_lookup"]).get_table("lemma_lookup")
 
