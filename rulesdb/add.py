@@ -34,7 +34,7 @@ from .ingest.model import Document, ParseError
 from .layers import LAYERS
 from .layers.run import Background, feed_parsed, run_layers, warm_up
 from .schema import OutdatedSchema, ensure_schema
-from .store import StoredCounts, delete_document, save_document
+from .store import StoredCounts, save_document
 
 LICENSE = ("© Wizards of the Coast LLC; reproduced for reference under the Wizards of the Coast "
            "Fan Content Policy")
@@ -182,8 +182,8 @@ def _decision(db: sqlite_utils.Database, doc_id: str, source: Source, doc: Docum
 
 def store_release(db: sqlite_utils.Database, doc_id: str, source: Source,
                   doc: Document) -> StoredCounts:
-    """Store a parsed release under `doc_id` with its documents row and its source bytes."""
-    delete_document(db, doc_id)
+    """Store a parsed release under `doc_id` with its documents row and its source bytes
+    (a stored copy of the edition is replaced)."""
     effective = doc_id.removeprefix("cr-")
     partial = is_partial(doc)
     day = date.fromisoformat(effective)

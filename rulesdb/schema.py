@@ -313,7 +313,9 @@ INDEXES: dict[str, list[tuple[list[str], bool]]] = {
                    (["new_rule_id"], False)],
     "lineages": [(["lineage"], False), (["rule_id"], True)],
     "concept_links": [(["source_rule_id"], False), (["target_rule_id"], False)],
-    "term_mentions": [(["rule_id"], False), (["glossary_id"], False)],
+    # by document: replacing a document's mentions, or finding the glossary they name, would
+    # read every mention of every edition without it
+    "term_mentions": [(["rule_id"], False), (["glossary_id"], False), (["document"], False)],
     "engine_citations": [(["engine"], False), (["rule_id"], False), (["number"], False)],
 }
 

@@ -42,7 +42,13 @@ LAYER_ROWS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 
 
 def delete_document(db: sqlite_utils.Database, doc_id: str) -> None:
-    """Remove a document and every row that belongs to it, layers and full-text index included."""
+    """Remove a document and every row that belongs to it, layers and full-text index included.
+
+    A document not in `documents` has no rows: its row is written before any other and
+    removed after them all (looking for them would read tables with no index on it)."""
+    if not db["documents"].exists() or not db.execute(
+            "SELECT 1 FROM documents WHERE id = ?", [doc_id]).fetchone():
+        return
     rule_ids = "SELECT id FROM rule_rows WHERE document = ?"
     for table, (doc_columns, rule_columns) in LAYER_ROWS.items():
         if not db[table].exists():

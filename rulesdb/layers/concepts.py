@@ -57,19 +57,26 @@ def compute(db: sqlite_utils.Database, doc_ids: list[str] | None = None) -> int:
         db.execute(f"DELETE FROM concept_links WHERE source_doc IN ({marks}) "
                    f"OR target_doc IN ({marks})", [*touched, *touched])
     kinds = dict(db.execute("SELECT id, kind FROM documents").fetchall())
-    texts = _Bags(db)
+    # Only CR editions touched: the links to make are from the other kinds' headings and
+    # entries and from the touched editions' entries, to the touched editions' rules and
+    # entries; the other CR editions need not be read.
+    only = None if touched is None or any(
+        kinds.get(doc) != "comprehensive_rules" for doc in touched) else touched
+    read = None if only is None else [*only, *(d for d, k in kinds.items()
+                                                if k != "comprehensive_rules")]
+    texts = _Bags(db, read)
     exact: dict[str, list[tuple]] = defaultdict(list)
     loose: dict[str, list[tuple]] = defaultdict(list)
     per_doc: Counter[tuple[str, str]] = Counter()
     targets = []
-    for row_id, doc, title in db.execute(
-        "SELECT id, document, title FROM rules WHERE title IS NOT NULL "
-        "AND kind IN ('rule', 'section')"
+    for row_id, doc, title in _select(
+        db, "SELECT id, document, title FROM rules WHERE title IS NOT NULL "
+        "AND kind IN ('rule', 'section')", only
     ):
         if kinds[doc] == "comprehensive_rules":
             targets.append(("rule", row_id, doc, [title]))
-    for row_id, doc, term, aliases in db.execute(
-        "SELECT id, document, term, aliases FROM glossary"
+    for row_id, doc, term, aliases in _select(
+        db, "SELECT id, document, term, aliases FROM glossary", only
     ):
         if kinds[doc] == "comprehensive_rules":
             targets.append(("glossary", row_id, doc, [term, *_aliases(aliases)]))
@@ -85,7 +92,7 @@ def compute(db: sqlite_utils.Database, doc_ids: list[str] | None = None) -> int:
             if kind == "rule":
                 per_doc[(doc, name)] += 1
     rows = []
-    for source in _sources(db, kinds):
+    for source in _sources(db, kinds, only):
         src_kind, src_id, src_doc, labels = source
         whole = touched is None or src_doc in touched  # else only targets in `touched`
         own_only = src_kind == "glossary" and kinds[src_doc] == "comprehensive_rules"
@@ -124,16 +131,34 @@ def compute(db: sqlite_utils.Database, doc_ids: list[str] | None = None) -> int:
     return db.execute("SELECT count(*) FROM concept_links").fetchone()[0]
 
 
-def _sources(db: sqlite_utils.Database, kinds: dict[str, str]) -> list[tuple]:
+def _select(db: sqlite_utils.Database, sql: str, documents: set[str] | None,
+            ) -> list[tuple]:
+    """The rows of `sql` (a SELECT with a WHERE clause, or none) of `documents` (None: all)."""
+    if documents is None:
+        return db.execute(sql).fetchall()
+    marks = ", ".join("?" * len(documents))
+    joiner = " AND " if " WHERE " in sql else " WHERE "
+    return db.execute(f"{sql}{joiner}document IN ({marks}) ORDER BY id",
+                      sorted(documents)).fetchall()
+
+
+def _sources(db: sqlite_utils.Database, kinds: dict[str, str],
+             only: set[str] | None) -> list[tuple]:
+    """The headings and entries links start from; with `only` (CR editions), the entries of
+    other CR editions are left out (an edition's entries link only within it)."""
+    others = glossaries = None
+    if only is not None:
+        others = {doc for doc, kind in kinds.items() if kind != "comprehensive_rules"}
+        glossaries = only | others
     sources = []
-    for row_id, doc, title in db.execute(
-        "SELECT id, document, title FROM rules WHERE title IS NOT NULL "
-        "AND kind IN ('heading', 'keyword', 'topic', 'section')"
+    for row_id, doc, title in _select(
+        db, "SELECT id, document, title FROM rules WHERE title IS NOT NULL "
+        "AND kind IN ('heading', 'keyword', 'topic', 'section')", others
     ):
         if kinds[doc] != "comprehensive_rules":
             sources.append(("rule", row_id, doc, [title]))
-    for row_id, doc, term, aliases in db.execute(
-        "SELECT id, document, term, aliases FROM glossary"
+    for row_id, doc, term, aliases in _select(
+        db, "SELECT id, document, term, aliases FROM glossary", glossaries
     ):
         sources.append(("glossary", row_id, doc, [term, *_aliases(aliases)]))
     return sources
@@ -149,14 +174,17 @@ class _Bags:
     """Word bags of rules with their descendants and of glossary entries, made when asked
     for (only the few pairs that link need one)."""
 
-    def __init__(self, db: sqlite_utils.Database) -> None:
+    def __init__(self, db: sqlite_utils.Database, documents: list[str] | None = None) -> None:
+        """Bags of the rules and entries of `documents` (None: all) can be asked for."""
         self.children: dict[int, list[int]] = defaultdict(list)
         self.texts: dict[int, str | None] = {}
-        for row_id, parent_id, text in db.execute("SELECT id, parent_id, text FROM rules"):
+        chosen = None if documents is None else set(documents)
+        for row_id, parent_id, text in _select(db, "SELECT id, parent_id, text FROM rules",
+                                               chosen):
             self.texts[row_id] = text
             if parent_id is not None:
                 self.children[parent_id].append(row_id)
-        self.definitions = dict(db.execute("SELECT id, definition FROM glossary").fetchall())
+        self.definitions = dict(_select(db, "SELECT id, definition FROM glossary", chosen))
         self.bags: dict[tuple[str, int], Counter] = {}
         self.words: dict[int, list[str]] = {}
 

@@ -3,9 +3,10 @@
 Pairs are consecutive Comprehensive Rules editions by effective date. Given the ids of new
 or rebuilt documents, only the pairs touching them are (re)computed; a stored pair that is
 no longer consecutive (a new edition now sits between its two) is dropped. Lineages (one
-stable id per rule across editions: "<first document>/<number there>") are recomputed over
-the whole database; concept links (rulesdb.layers.concepts) only from or to the given
-documents.
+stable id per rule across editions: "<first document>/<number there>") are recomputed from
+the first edition whose rules or incoming pair changed on (the editions before it keep
+theirs, which seed it); concept links (rulesdb.layers.concepts) only from or to the given
+documents. So adding the newest release costs the same however many editions are stored.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from . import concepts
 
 
 def compute(db: sqlite_utils.Database, doc_ids: list[str]) -> str:
-    """Align the CR pairs touching `doc_ids`, then rebuild lineages and concept links."""
+    """Align the CR pairs touching `doc_ids`, then update lineages and concept links."""
     ensure_schema(db, ["alignments", "lineages", "concept_links"])
     editions = [row[0] for row in db.execute(
         "SELECT id FROM documents WHERE kind = 'comprehensive_rules' "
@@ -36,13 +37,18 @@ def compute(db: sqlite_utils.Database, doc_ids: list[str]) -> str:
         if (old_doc, new_doc) not in wanted or {old_doc, new_doc} & touched:
             db.execute("DELETE FROM alignments WHERE old_doc = ? AND new_doc = ?",
                        [old_doc, new_doc])
+    # the editions whose lineages may change: new or rebuilt ones, and those whose incoming
+    # pair is aligned now or was dropped (and every edition after them)
+    changed = touched | {new for old, new in stored if (old, new) not in wanted}
     aligned = 0
     sides: dict[str, tuple[Side, Coverage, dict[str, int]]] = {}
     for old_doc, new_doc in wanted:
         if (old_doc, new_doc) in stored and not {old_doc, new_doc} & touched:
             continue
         aligned += _store_pair(db, old_doc, new_doc, sides)
-    lineage_count = _store_lineages(db, editions)
+        changed.add(new_doc)
+    first = next((at for at, doc in enumerate(editions) if doc in changed), len(editions))
+    lineage_count = _store_lineages(db, editions, first)
     links = concepts.compute(db, doc_ids)
     return (f"{len(wanted)} edition pairs ({aligned} rules aligned now), {lineage_count} "
             f"lineages, {links} concept links")
@@ -76,29 +82,59 @@ ALIGNMENT_COLUMNS = ("old_doc", "new_doc", "old_rule_id", "new_rule_id", "old_nu
                      "new_number", "change", "similarity", "detail")
 
 
-def _store_lineages(db: sqlite_utils.Database, editions: list[str]) -> int:
-    """One lineage per chain of one-to-one matches (a split continues into its best part)."""
-    db.execute("DELETE FROM lineages")
+def _store_lineages(db: sqlite_utils.Database, editions: list[str], first: int = 0) -> int:
+    """One lineage per chain of one-to-one matches (a split continues into its best part),
+    stored anew for `editions[first:]`; how many lineages the database holds.
+
+    Which match continues a rule's lineage is decided best first among the matches of its
+    edition pair, and a pair's matches involve only its two editions' rules, so deciding
+    pair by pair gives what deciding over every pair at once gives: the editions before
+    `first` keep their lineages, and the one just before seeds the rest."""
+    seed: dict[int, str] = {}
+    if first > 0:
+        seed = dict(db.execute(
+            "SELECT l.rule_id, l.lineage FROM rule_rows r JOIN lineages l ON l.rule_id = r.id "
+            "WHERE r.document = ?", [editions[first - 1]]).fetchall())
+        if not seed and db.execute("SELECT 1 FROM rule_rows WHERE document = ? LIMIT 1",
+                                   [editions[first - 1]]).fetchone():
+            first = 0  # the stored lineages are missing: compute them all
+    recomputed = editions[first:]
+    if first == 0:
+        db.execute("DELETE FROM lineages")
+    elif recomputed:
+        marks = ", ".join("?" * len(recomputed))
+        db.execute(f"DELETE FROM lineages WHERE rule_id IN (SELECT id FROM rule_rows WHERE "
+                   f"document IN ({marks}))", recomputed)
+    if recomputed:
+        predecessor = _predecessors(db, editions[max(first - 1, 0)], recomputed)
+        lineage: dict[int, str] = seed
+        rows = []
+        for doc_id in recomputed:
+            for row_id, number in db.execute(
+                "SELECT id, number FROM rule_rows WHERE document = ? ORDER BY position", [doc_id]
+            ):
+                before = predecessor.get(row_id)
+                lineage[row_id] = lineage.get(before or -1, f"{doc_id}/{number}")
+                rows.append((lineage[row_id], row_id, doc_id, number))
+        insert_tuples(db, "lineages", ("lineage", "rule_id", "document", "number"), rows)
+    return db.execute("SELECT count(DISTINCT lineage) FROM lineages").fetchone()[0]
+
+
+def _predecessors(db: sqlite_utils.Database, before: str, editions: list[str]) -> dict[int, int]:
+    """Per rule of `editions`, the rule of the edition before it that its lineage continues
+    (none when its edition is `before`, the first of all)."""
     successor: dict[int, int] = {}
     predecessor: dict[int, int] = {}
-    for old_id, new_id, _op in db.execute(
-        "SELECT old_rule_id, new_rule_id, change FROM alignments "
+    marks = ", ".join("?" * len(editions))
+    for old_id, new_id in db.execute(
+        "SELECT old_rule_id, new_rule_id FROM alignments "
         "WHERE old_rule_id IS NOT NULL AND new_rule_id IS NOT NULL "
         f"AND change IN ({','.join('?' * (len(PAIR_OPS) + 2))}) "
+        f"AND new_doc IN ({marks}) AND old_doc IN (?, {marks}) "
         "ORDER BY change IN ('split', 'merged'), similarity DESC, id",
-        [*PAIR_OPS, "split", "merged"],
+        [*PAIR_OPS, "split", "merged", *editions, before, *editions],
     ):
         if old_id not in successor and new_id not in predecessor:
             successor[old_id] = new_id
             predecessor[new_id] = old_id
-    lineage: dict[int, str] = {}
-    rows = []
-    for doc_id in editions:
-        for row_id, number in db.execute(
-            "SELECT id, number FROM rules WHERE document = ? ORDER BY position", [doc_id]
-        ):
-            before = predecessor.get(row_id)
-            lineage[row_id] = lineage.get(before or -1, f"{doc_id}/{number}")
-            rows.append((lineage[row_id], row_id, doc_id, number))
-    insert_tuples(db, "lineages", ("lineage", "rule_id", "document", "number"), rows)
-    return len(set(lineage.values()))
+    return predecessor
