@@ -10,11 +10,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from rulesdb.add import parse_release, read_source
 from rulesdb.layers import term_matcher
 from rulesdb.layers.term_matcher import Lexicon, tokenize
 from rulesdb.layers.terms import TermMatcher, glossary_for, matcher_for, tokens_of
 
-from conftest import ROOT
+from conftest import ROOT, corpus_files
 
 DATA = ROOT / "tests" / "data"
 # Sentences drawn at random from the rule texts of all five documents; the terms in them were
@@ -246,3 +247,24 @@ def test_the_lemma_table_answers_as_spacys_lookup_table() -> None:
     assert len(lemmas.table) == len(table) > 40000
     words = [*list(lemmas.table), "permanents", "phases", "zzzq", "tapped", "Creatures"]
     assert [lemmas[word] for word in words] == [table.get(word, word) for word in words]
+
+
+def test_the_tokenizer_cuts_every_text_as_spacys_blank_english_does(conn) -> None:
+    """The tokenizer is made without its pipeline: every rule, example, glossary and title
+    text of the bundled documents (and of the corpus releases when present) is cut the same."""
+    import spacy
+    from spacy.attrs import IDX, LENGTH, ORTH
+
+    texts = [row[0] for row in conn.execute(
+        "SELECT text FROM rules WHERE text IS NOT NULL UNION SELECT title FROM rules "
+        "WHERE title IS NOT NULL UNION SELECT text FROM examples UNION SELECT term FROM "
+        "glossary UNION SELECT definition FROM glossary")]
+    for path in corpus_files():
+        texts += [rule.text for rule in parse_release(read_source(path)).rules if rule.text]
+    texts += ["can't won't", "e.g. U.S. a.m.", "http://magic.wizards.com/x :) don't."]
+    ours = term_matcher._tokenizer()
+    theirs = spacy.blank("en").tokenizer
+    assert len(texts) > 5000
+    for text in texts:
+        assert ours(text).to_array([IDX, LENGTH, ORTH]).tolist() == \
+            theirs(text).to_array([IDX, LENGTH, ORTH]).tolist(), text

@@ -42,13 +42,28 @@ class Mention:
 
 
 @cache
-def _nlp() -> Any:
-    spacy = import_spacy()
-    nlp = spacy.blank("en")
+def _tokenizer() -> Any:
+    """The tokenizer of `spacy.blank("en")`, made as its factory (spacy.Tokenizer.v1) makes
+    it, without the pipeline around it: resolving the pipeline's config cost a third of
+    making it, and only the tokenizer is used (tests/test_terms.py compares the two)."""
+    import_spacy()
+    from spacy import util
+    from spacy.lang.en import English
+    from spacy.tokenizer import Tokenizer
+    from spacy.vocab import Vocab
+
+    defaults = English.Defaults
     # only token offsets are read: lexical attributes (like_num, is_stop…) computed for every
     # new word would be wasted, and they do not change where tokens break
-    nlp.vocab.lex_attr_getters = {}
-    return nlp
+    return Tokenizer(
+        Vocab(lex_attr_getters={}),
+        rules=defaults.tokenizer_exceptions,
+        prefix_search=util.compile_prefix_regex(defaults.prefixes).search,
+        suffix_search=util.compile_suffix_regex(defaults.suffixes).search,
+        infix_finditer=util.compile_infix_regex(defaults.infixes).finditer,
+        token_match=defaults.token_match,
+        url_match=defaults.url_match,
+    )
 
 
 class _Lemmas(dict):
@@ -81,7 +96,7 @@ def _lemma_table() -> _Lemmas:
 
 def tokens_of(text: str) -> list[tuple[int, int, str, str]]:
     """(start, end, lower, lemma) of each token of `text`."""
-    return _tokens(_nlp().tokenizer(text), text)
+    return _tokens(_tokenizer()(text), text)
 
 
 def _tokens(doc: Any, text: str) -> list[tuple[int, int, str, str]]:
@@ -105,7 +120,7 @@ class Lexicon:
     (lists indexed by word id) and whether it is a word at all (not "-" nor whitespace)."""
 
     def __init__(self) -> None:
-        self.strings = _nlp().vocab.strings
+        self.strings = _tokenizer().vocab.strings
         self.hashes = np.empty(0, np.uint64)  # spaCy's ORTH hashes, sorted
         self.order = np.empty(0, np.int64)  # the word id of each sorted hash
         self.lowers: list[str] = []
@@ -153,7 +168,7 @@ def tokenize(texts: list[str], lexicon: Lexicon) -> list[Tokens]:
     from spacy.attrs import IDX, LENGTH, ORTH
 
     arrays = [doc.to_array([IDX, LENGTH, ORTH])
-              for doc in _nlp().tokenizer.pipe(texts, batch_size=512)]
+              for doc in _tokenizer().pipe(texts, batch_size=512)]
     if not arrays:
         return []
     joined = np.concatenate(arrays)
@@ -347,5 +362,5 @@ def _shared_prefix(a: str, b: str) -> int:
 
 def warm_up() -> None:
     """Load spaCy's tokenizer and the lemma table now (they take most of a second)."""
-    _nlp()
+    _tokenizer()
     _lemma_table()
