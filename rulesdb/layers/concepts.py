@@ -131,8 +131,7 @@ def compute(db: sqlite_utils.Database, doc_ids: list[str] | None = None) -> int:
     return db.execute("SELECT count(*) FROM concept_links").fetchone()[0]
 
 
-def _select(db: sqlite_utils.Database, sql: str, documents: set[str] | None,
-            ) -> list[tuple]:
+def _select(db: sqlite_utils.Database, sql: str, documents: set[str] | None) -> list[tuple]:
     """The rows of `sql` (a SELECT with a WHERE clause, or none) of `documents` (None: all)."""
     if documents is None:
         return db.execute(sql).fetchall()

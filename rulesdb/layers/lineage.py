@@ -91,7 +91,7 @@ def _store_lineages(db: sqlite_utils.Database, editions: list[str], first: int =
     pair by pair gives what deciding over every pair at once gives: the editions before
     `first` keep their lineages, and the one just before seeds the rest."""
     seed: dict[int, str] = {}
-    if first > 0:
+    if 0 < first < len(editions):
         seed = dict(db.execute(
             "SELECT l.rule_id, l.lineage FROM rule_rows r JOIN lineages l ON l.rule_id = r.id "
             "WHERE r.document = ?", [editions[first - 1]]).fetchall())
@@ -121,8 +121,8 @@ def _store_lineages(db: sqlite_utils.Database, editions: list[str], first: int =
 
 
 def _predecessors(db: sqlite_utils.Database, before: str, editions: list[str]) -> dict[int, int]:
-    """Per rule of `editions`, the rule of the edition before it that its lineage continues
-    (none when its edition is `before`, the first of all)."""
+    """Per rule of `editions` (consecutive editions; `before` is the one before them, or
+    their first), the rule of the edition before its own whose lineage it continues."""
     successor: dict[int, int] = {}
     predecessor: dict[int, int] = {}
     marks = ", ".join("?" * len(editions))
