@@ -62,8 +62,11 @@ def compute(db: sqlite_utils.Database, doc_ids: list[str] | None = None) -> int:
     # entries; the other CR editions need not be read.
     only = None if touched is None or any(
         kinds.get(doc) != "comprehensive_rules" for doc in touched) else touched
-    read = None if only is None else [*only, *(d for d, k in kinds.items()
-                                                if k != "comprehensive_rules")]
+    others: set[str] | None = None  # the documents of other kinds
+    read: set[str] | None = None  # the documents whose texts may be compared
+    if only is not None:
+        others = {doc for doc, kind in kinds.items() if kind != "comprehensive_rules"}
+        read = only | others
     texts = _Bags(db, read)
     exact: dict[str, list[tuple]] = defaultdict(list)
     loose: dict[str, list[tuple]] = defaultdict(list)
@@ -92,7 +95,7 @@ def compute(db: sqlite_utils.Database, doc_ids: list[str] | None = None) -> int:
             if kind == "rule":
                 per_doc[(doc, name)] += 1
     rows = []
-    for source in _sources(db, kinds, only):
+    for source in _sources(db, kinds, others, read):
         src_kind, src_id, src_doc, labels = source
         whole = touched is None or src_doc in touched  # else only targets in `touched`
         own_only = src_kind == "glossary" and kinds[src_doc] == "comprehensive_rules"
@@ -141,23 +144,19 @@ def _select(db: sqlite_utils.Database, sql: str, documents: set[str] | None) -> 
                       sorted(documents)).fetchall()
 
 
-def _sources(db: sqlite_utils.Database, kinds: dict[str, str],
-             only: set[str] | None) -> list[tuple]:
-    """The headings and entries links start from; with `only` (CR editions), the entries of
-    other CR editions are left out (an edition's entries link only within it)."""
-    others = glossaries = None
-    if only is not None:
-        others = {doc for doc, kind in kinds.items() if kind != "comprehensive_rules"}
-        glossaries = only | others
+def _sources(db: sqlite_utils.Database, kinds: dict[str, str], heading_docs: set[str] | None,
+             entry_docs: set[str] | None) -> list[tuple]:
+    """The headings (of `heading_docs`) and glossary entries (of `entry_docs`) links start
+    from (None: of every document)."""
     sources = []
     for row_id, doc, title in _select(
         db, "SELECT id, document, title FROM rules WHERE title IS NOT NULL "
-        "AND kind IN ('heading', 'keyword', 'topic', 'section')", others
+        "AND kind IN ('heading', 'keyword', 'topic', 'section')", heading_docs
     ):
         if kinds[doc] != "comprehensive_rules":
             sources.append(("rule", row_id, doc, [title]))
     for row_id, doc, term, aliases in _select(
-        db, "SELECT id, document, term, aliases FROM glossary", glossaries
+        db, "SELECT id, document, term, aliases FROM glossary", entry_docs
     ):
         sources.append(("glossary", row_id, doc, [term, *_aliases(aliases)]))
     return sources
@@ -173,17 +172,16 @@ class _Bags:
     """Word bags of rules with their descendants and of glossary entries, made when asked
     for (only the few pairs that link need one)."""
 
-    def __init__(self, db: sqlite_utils.Database, documents: list[str] | None = None) -> None:
+    def __init__(self, db: sqlite_utils.Database, documents: set[str] | None = None) -> None:
         """Bags of the rules and entries of `documents` (None: all) can be asked for."""
         self.children: dict[int, list[int]] = defaultdict(list)
         self.texts: dict[int, str | None] = {}
-        chosen = None if documents is None else set(documents)
         for row_id, parent_id, text in _select(db, "SELECT id, parent_id, text FROM rules",
-                                               chosen):
+                                               documents):
             self.texts[row_id] = text
             if parent_id is not None:
                 self.children[parent_id].append(row_id)
-        self.definitions = dict(_select(db, "SELECT id, definition FROM glossary", chosen))
+        self.definitions = dict(_select(db, "SELECT id, definition FROM glossary", documents))
         self.bags: dict[tuple[str, int], Counter] = {}
         self.words: dict[int, list[str]] = {}
 
