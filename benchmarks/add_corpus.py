@@ -151,10 +151,11 @@ def all_at_once(db: Path, files: list[Path]) -> float:
 
 def fresh_process(tmp: Path, files: list[Path], runs: int) -> None:
     """`rulesdb add` of the newest release as a user runs it, a new Python process each
-    time, into two databases, run by run in turn (so both meet the VM's speed of the moment):
-    the bundled build (its CR neighbours are the 2009 edition and the 2025 chapter-7
-    fragment), and that build with the folder's other releases added first (its predecessor
-    is there, as for a user adding each new release)."""
+    time, into three databases, run by run in turn (so all meet the VM's speed of the
+    moment): the bundled build (its CR neighbours are the 2009 edition and the 2025 chapter-7
+    fragment), that build with the folder's other releases added first (its predecessor is
+    there, as for a user adding each new release), and that one with them stored COPIES more
+    times (many editions)."""
     newest = files[-1]
     bases = {"into the bundled build": tmp / "bundled.db"}
     build(bases["into the bundled build"], ROOT / "data" / "sources")
@@ -189,10 +190,11 @@ def _copies(db: Path, files: list[Path], copies: int) -> int:
     """Store each of `files` `copies` more times under made-up dates between the real ones
     (as a researcher's database of every release holds many editions); how many CR editions
     the database then holds."""
+    dates = {path: date.fromisoformat(parse_release(read_source(path)).meta.effective_date
+                                      or "2000-01-01") for path in files}
     for copy in range(1, copies + 1):
-        for path in files:
-            real = parse_release(read_source(path)).meta.effective_date or "2000-01-01"
-            day = date.fromisoformat(real) + timedelta(days=30 * copy)
+        for path, real in dates.items():
+            day = real + timedelta(days=30 * copy)
             add_files(db, [path], doc_id=f"cr-{day.isoformat()}")
     conn = sqlite3.connect(db)
     count = conn.execute("SELECT count(*) FROM documents WHERE kind = 'comprehensive_rules'"
