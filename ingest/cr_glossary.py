@@ -10,19 +10,14 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from .cr_lines import EXAMPLE, Line, clean
 from .model import Example, GlossaryEntry
 
-# Only the label is matched: the example's text is the rest of the line, stripped by `_clean`.
-_EXAMPLE = re.compile(r"^[ \t]*(Example:)[ \t]*")
 _SUFFIX = re.compile(r"\s*\((Obsolete)\)\s*$")
 _QUALIFIER = re.compile(r"\s*\([^()]*\)\s*$")
 _QUOTES = "\"“”'‘’"
 _SEE = re.compile(r"\bSee (?:also )?([A-Z“\"][^.]*?)\.(?=[\s”\"]|$)")
 _NOT_A_TERM = re.compile(r"^(?:rules?|sections?|the|Rules?|Sections?|The|X)\b")
-_SPACES = re.compile(r"[ \t]{2,}")
-
-Line = tuple[int, str]
-
 
 def split_aliases(term: str) -> tuple[str, ...]:
     """The separate names a glossary heading lists, or () when it names one thing.
@@ -67,16 +62,6 @@ def see_targets(definition: str, terms: frozenset[str] = frozenset()) -> tuple[s
     return tuple(names)
 
 
-def _clean(line: str, offset: int, warnings: list[str]) -> str:
-    """The line stripped, with doubled spaces reduced (a tolerated source typo)."""
-    stripped = line.strip()
-    # Doubled spaces are rare: two substring tests spare the regex on almost every line.
-    if ("  " in stripped or "\t" in stripped) and _SPACES.search(stripped):
-        warnings.append(f"doubled spaces in glossary line at offset {offset}: {stripped[:40]!r}")
-        stripped = _SPACES.sub(" ", stripped)
-    return stripped
-
-
 def parse_entry(block: Sequence[Line], warnings: list[str]) -> GlossaryEntry:
     """One glossary entry from its lines (offset, line) — heading first, no blank lines."""
     fields = _entry_fields(block, warnings)
@@ -97,17 +82,17 @@ def _entry_fields(block: Sequence[Line], warnings: list[str]) -> dict[str, Any]:
     for offset, line in block[1:]:
         line_end = offset + len(line.rstrip())
         end = line_end
-        example = _EXAMPLE.match(line)
+        example = EXAMPLE.match(line)
         if example:
             start = offset + example.start(1)
-            text = _clean(line[example.end() :], offset, warnings)
+            text = clean(line[example.end() :], offset, warnings, "glossary line")
             examples.append([example.group(1), [text], start, line_end])
         elif examples:
             # A paragraph after an example continues the example, which keeps printed order.
-            examples[-1][1].append(_clean(line, offset, warnings))
+            examples[-1][1].append(clean(line, offset, warnings, "glossary line"))
             examples[-1][3] = line_end
         else:
-            paragraphs.append(_clean(line, offset, warnings))
+            paragraphs.append(clean(line, offset, warnings, "glossary line"))
     return {
         "term": term,
         "definition": "\n".join(paragraphs),
@@ -124,17 +109,42 @@ def _entry_fields(block: Sequence[Line], warnings: list[str]) -> dict[str, Any]:
 
 def parse_glossary(lines: Sequence[Line], warnings: list[str]) -> list[GlossaryEntry]:
     """The entries of the glossary body (the lines after its "Glossary" heading)."""
-    found: list[dict[str, Any]] = []
-    block: list[Line] = []
-    for offset, line in [*lines, (-1, "")]:
-        if line and not line.isspace():  # same test as `line.strip()`, without the copy
-            block.append((offset, line))
-            continue
-        if block:
-            found.append(_entry_fields(block, warnings))
-            block = []
+    found = [_entry_fields(block, warnings) for block in _blocks(lines, warnings)]
     terms = frozenset(fields["term"] for fields in found)
     # "See" targets are settled once every term is known, so a term with a comma stays whole.
     return [
         GlossaryEntry(**fields, see=see_targets(fields["definition"], terms)) for fields in found
     ]
+
+
+def _blocks(lines: Sequence[Line], warnings: list[str]) -> list[list[Line]]:
+    """The lines of each entry: a run of lines between blank ones.
+
+    In a double-spaced glossary (a blank line after every line, as a file whose lines end
+    in CR CR LF reads), no run has two lines; there the runs apart by the fewest blank
+    lines are one entry's, and the entries are apart by more.
+    """
+    runs: list[list[Line]] = []
+    gaps: list[int] = []  # blank lines before each run
+    blank = 0
+    for offset, line in lines:
+        if line and not line.isspace():  # same test as `line.strip()`, without the copy
+            if blank or not runs:
+                runs.append([])
+                gaps.append(blank)
+                blank = 0
+            runs[-1].append((offset, line))
+        else:
+            blank += 1
+    inner = min(gaps[1:], default=0)
+    if len(runs) < 3 or any(len(run) > 1 for run in runs) or max(gaps[1:]) == inner:
+        return runs
+    warnings.append(f"the glossary is double-spaced: entries are apart by more than "
+                    f"{inner} blank line{'s' * (inner > 1)} (offset {runs[0][0][0]})")
+    merged = [runs[0]]
+    for gap, run in zip(gaps[1:], runs[1:], strict=True):
+        if gap == inner:
+            merged[-1].extend(run)
+        else:
+            merged.append(run)
+    return merged

@@ -28,6 +28,7 @@ from datetime import datetime
 from itertools import accumulate, pairwise
 
 from .cr_glossary import parse_glossary
+from .cr_lines import EXAMPLE, Line, clean, fold_warnings, plain_spaces
 from .decode import decode
 from .model import Document, DocumentMeta, Example, ParseError, Part, Residue, Rule
 
@@ -35,7 +36,7 @@ DEFAULT_TITLE = "Magic: The Gathering Comprehensive Rules"
 
 # The line patterns match only a line's head: where its text starts is all they need to
 # tell, and the text runs to the end of the line (its trailing whitespace is stripped by
-# `_clean`). Scanning each line to its end with a lazy "(.*?)\s*$" was the parse's largest
+# `clean`). Scanning each line to its end with a lazy "(.*?)\s*$" was the parse's largest
 # single cost.
 _CHAPTER = re.compile(r"^[ \t]*(\d)\.[ \t]+(?=\S)")
 # `text` is the first character of the text; a line with none must be blank after the marker.
@@ -43,17 +44,13 @@ _NUMBERED = re.compile(
     r"^(?P<indent>[ \t]*)(?P<section>\d{3})(?:\.(?P<rule>\d+)(?P<letter>[a-z])?)?"
     r"(?P<dot>\.)?(?P<gap>[ \t]*)(?:(?P<text>\S)|\s*$)"
 )
-_EXAMPLE = re.compile(r"^[ \t]*(Example:)[ \t]*")
-_DATE = re.compile(r"These rules are (?:effective|current) as of ([A-Z][a-z]+ \d{1,2}, \d{4})\.")
-_SPACES = re.compile(r"[ \t]{2,}")
+_DATE = re.compile(
+    r"These\s+rules\s+are\s+(?:effective|current)\s+as\s+of\s+([A-Z][a-z]+\s+\d{1,2},\s*\d{4})\.")
 # A heading is short and carries no sentence punctuation.
 _HEADING_MAX = 60
 # Keyword names may end with "!" ("For Mirrodin!"), so "!" alone does not make a sentence.
 _SENTENCE_MARK = re.compile(r"[.:;?]\s|[.:;?”\"]$")
 _COMPLETE_END = re.compile(r"[.!?)\]”\"’]$")
-
-Line = tuple[int, str]
-
 
 @dataclass(slots=True)
 class _Item:
@@ -157,15 +154,6 @@ def _block(text: str, lines: list[Line], start: int, stop: int) -> tuple[str, tu
     return body, (begin + lead, begin + lead + len(body))
 
 
-def _clean(line: str, offset: int, warnings: list[str]) -> str:
-    stripped = line.strip()
-    # Doubled spaces are rare: two substring tests spare the regex on almost every line.
-    if ("  " in stripped or "\t" in stripped) and _SPACES.search(stripped):
-        warnings.append(f"doubled spaces in line at offset {offset}: {stripped[:40]!r}")
-        stripped = _SPACES.sub(" ", stripped)
-    return stripped
-
-
 def _numbered_item(offset: int, line: str, chapters: set[str], warnings: list[str]) -> _Item | None:
     """The item a numbered line starts, or None when the line is not a rule line."""
     match = _rule_line(line)
@@ -195,7 +183,7 @@ def _numbered_item(offset: int, line: str, chapters: set[str], warnings: list[st
         marker=line[marker_at : match.start("gap")],
         start=offset + marker_at,
         end=offset + len(line.rstrip()),
-        lines=[_clean(line[text_at:], offset + text_at, warnings)],
+        lines=[clean(line[text_at:], offset + text_at, warnings)],
         glued=not gap,
     )
 
@@ -221,7 +209,7 @@ def _parse_body(lines: list[Line], warnings: list[str]) -> list[_Item]:
                     marker=f"{number}.",
                     start=start,
                     end=offset + len(line.rstrip()),
-                    lines=[_clean(line[chapter.end() :], start, warnings)],
+                    lines=[clean(line[chapter.end() :], start, warnings)],
                 )
             )
             seen.add(number)
@@ -239,17 +227,17 @@ def _parse_body(lines: list[Line], warnings: list[str]) -> list[_Item]:
             raise ParseError("text before the first rule is not a rule", offset)
         current = items[-1]
         current.end = offset + len(line.rstrip())
-        example = _EXAMPLE.match(line)
+        example = EXAMPLE.match(line)
         if example:
-            text = _clean(line[example.end() :], offset, warnings)
+            text = clean(line[example.end() :], offset, warnings)
             label_start = offset + example.start(1)
             current.examples.append([example.group(1), [text], label_start, current.end])
         elif current.examples:
             # A paragraph after an example continues it; this keeps the printed order.
-            current.examples[-1][1].append(_clean(line, offset, warnings))
+            current.examples[-1][1].append(clean(line, offset, warnings))
             current.examples[-1][3] = current.end
         else:
-            current.lines.append(_clean(line, offset, warnings))
+            current.lines.append(clean(line, offset, warnings))
     return items
 
 
@@ -272,7 +260,8 @@ def _meta(title_text: str | None, text: str, rules: list[Rule]) -> DocumentMeta:
     date = _DATE.search(title_text if title_text else text)
     effective = None
     if date:
-        effective = datetime.strptime(date.group(1), "%B %d, %Y").date().isoformat()
+        day = " ".join(date.group(1).replace(",", ", ").split())
+        effective = datetime.strptime(day, "%B %d, %Y").date().isoformat()
     return DocumentMeta(
         kind="comprehensive_rules",
         title=title,
@@ -311,6 +300,7 @@ def parse_text(text: str) -> Document:
     the bytes are not decoded twice.
     """
     warnings: list[str] = []
+    source, text = text, plain_spaces(text, warnings)
     lines = _lines(text)
     body = _body_start(lines)
     glossary = _find(lines, "Glossary", body, len(lines))
@@ -364,10 +354,10 @@ def parse_text(text: str) -> Document:
 
     return Document(
         meta=_meta(title_text, text, rules),
-        text=text,
+        text=source,
         rules=tuple(rules),
         glossary=tuple(entries),
         parts=tuple(parts),
         residue=tuple(residue),
-        warnings=tuple(warnings),
+        warnings=tuple(fold_warnings(warnings)),
     )

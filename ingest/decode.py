@@ -1,4 +1,11 @@
-"""Decoding of source bytes: encoding detected from the bytes, line endings normalized."""
+"""Decoding of source bytes: encoding detected from the bytes, line endings normalized.
+
+What text editors and old tools leave in plain-text files is read as they show it: a
+DOS end-of-file mark (Ctrl-Z) closing the file is dropped, and so is a form feed or
+vertical tab (a page break) that opens or closes a line (a line of them goes as a whole);
+one inside a line ends it. Any
+other control character is binary content, refused with its byte offset.
+"""
 
 from __future__ import annotations
 
@@ -7,9 +14,13 @@ import re
 from .model import ParseError
 
 _CONTROL = re.compile("[\\x00-\\x08\\x0e-\\x1f\\x7f]")
+_PAGE_BREAKS = "\f\v"
 
 _BOMS = (
     (b"\xef\xbb\xbf", "utf-8"),
+    # before UTF-16's: UTF-32 little-endian's mark starts with UTF-16 little-endian's
+    (b"\xff\xfe\x00\x00", "utf-32-le"),
+    (b"\x00\x00\xfe\xff", "utf-32-be"),
     (b"\xff\xfe", "utf-16-le"),
     (b"\xfe\xff", "utf-16-be"),
 )
@@ -49,27 +60,52 @@ def detect_encoding(data: bytes) -> str:
 def decode(data: bytes) -> str:
     """Text of `data` with any byte-order mark dropped and CRLF / CR turned into LF.
 
-    Raises ParseError for empty or binary input.
+    Raises ParseError for empty or binary input, its offset a byte offset in `data`.
     """
     if not data.strip():
         raise ParseError("file is empty", 0)
     # Same choice as detect_encoding, but the UTF-8 trial decode is kept as the result
     # rather than done a second time.
     sniffed = _sniff(data)
-    if sniffed is None:
+    encoding, bom = sniffed or ("utf-8", b"")
+    try:
+        text = data[len(bom):].decode(encoding)
+    except UnicodeDecodeError as exc:
+        if sniffed is not None:
+            raise ParseError(f"cannot decode as {encoding}: {exc.reason}",
+                             len(bom) + exc.start) from None
+        encoding = "cp1252"
         try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError:
-            sniffed = ("cp1252", b"")
-    if sniffed is not None:
-        encoding, bom = sniffed
-        try:
-            text = data[len(bom) :].decode(encoding)
+            text = data.decode(encoding)
         except UnicodeDecodeError as exc:
             raise ParseError(f"cannot decode as {encoding}: {exc.reason}", exc.start) from None
+    if text.endswith("\x1a"):  # DOS end-of-file mark
+        text = text.rstrip("\x1a")
     binary = _CONTROL.search(text)
     if binary:
-        raise ParseError("binary content (control character) in a text document", binary.start())
-    if "\r" not in text:  # one scan instead of the two replaces' scans
-        return text
-    return text.replace("\r\n", "\n").replace("\r", "\n")
+        at = binary.start()
+        raise ParseError(f"binary content (control character 0x{ord(binary[0]):02X} at "
+                         f"{_line_column(text, at)}) in a text document",
+                         len(bom) + len(text[:at].encode(encoding)))
+    if "\r" in text:  # one scan instead of the two replaces' scans when there is none
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if "\f" in text or "\v" in text:
+        text = _without_page_breaks(text)
+    return text
+
+
+def _without_page_breaks(text: str) -> str:
+    """`text` with the page breaks that open or close a line dropped (with the line, when
+    it holds nothing else) and those inside a line turned into line breaks."""
+    lines = []
+    for line in text.split("\n"):
+        kept = line.strip(_PAGE_BREAKS)
+        if kept or kept == line:
+            lines.append(kept.replace("\f", "\n").replace("\v", "\n"))
+    return "\n".join(lines)
+
+
+def _line_column(text: str, offset: int) -> str:
+    """'line L, column C' of `offset` in `text` (CRLF, CR and LF each end a line)."""
+    before = text[:offset].replace("\r\n", "\n").replace("\r", "\n")
+    return f"line {before.count(chr(10)) + 1}, column {len(before) - before.rfind(chr(10))}"

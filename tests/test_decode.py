@@ -25,6 +25,15 @@ NORMALIZED = "700.1. Café “quoted”\nExample: A.\nEnd.\n"
         pytest.param(b"\xfe\xff" + TEXT.encode("utf-16-be"), "utf-16-be", NORMALIZED,
                      id="utf-16-be-bom"),
         pytest.param(TEXT.encode("cp1252"), "cp1252", NORMALIZED, id="cp1252"),
+        pytest.param(b"\xff\xfe\x00\x00" + TEXT.encode("utf-32-le"), "utf-32-le", NORMALIZED,
+                     id="utf-32-le-bom"),
+        pytest.param(b"\x00\x00\xfe\xff" + TEXT.encode("utf-32-be"), "utf-32-be", NORMALIZED,
+                     id="utf-32-be-bom"),
+        pytest.param(b"a\r\nb\r\n\x1a", "utf-8", "a\nb\n", id="dos-end-of-file-mark"),
+        pytest.param(b"a\x1a\x1a", "utf-8", "a", id="dos-end-of-file-marks"),
+        pytest.param(b"a\r\n\x0cb\x0bc\x0c\r\nd", "utf-8", "a\nb\nc\nd", id="page-breaks"),
+        pytest.param(b"a\n\x0c\nb\n\n\x0c\x0b\nc", "utf-8", "a\nb\n\nc",
+                     id="lines-of-page-breaks"),
     ],
 )
 def test_decode(data: bytes, encoding: str, text: str) -> None:
@@ -37,16 +46,23 @@ def test_decode(data: bytes, encoding: str, text: str) -> None:
     [
         pytest.param(b"", "file is empty", 0, id="empty"),
         pytest.param(b" \r\n\t", "file is empty", 0, id="blank"),
-        pytest.param(b"\xef\xbb\xbfab\xff", "cannot decode as utf-8: invalid start byte", 2,
+        # offsets count bytes of the file, its byte-order mark included
+        pytest.param(b"\xef\xbb\xbfab\xff", "cannot decode as utf-8: invalid start byte", 5,
                      id="bad-utf-8-after-bom"),
         pytest.param(b"ab\x81", "cannot decode as cp1252: character maps to <undefined>", 2,
                      id="bad-cp1252"),
-        # The offset counts characters before line endings are normalized.
-        pytest.param(b"a\r\nb\x01", "binary content (control character) in a text document", 4,
-                     id="control-after-crlf"),
-        pytest.param("é\x7f".encode("cp1252"),
-                     "binary content (control character) in a text document", 1,
-                     id="control-in-cp1252"),
+        pytest.param(b"a\r\nb\x01", "binary content (control character 0x01 at line 2, "
+                     "column 2) in a text document", 4, id="control-after-crlf"),
+        pytest.param("é\x7f".encode("cp1252"), "binary content (control character 0x7F at "
+                     "line 1, column 2) in a text document", 1, id="control-in-cp1252"),
+        pytest.param("aé\x01".encode(), "binary content (control character 0x01 at line 1, "
+                     "column 3) in a text document", 3, id="control-after-utf-8"),
+        pytest.param(b"\xff\xfe" + "a\rb\x02".encode("utf-16-le"), "binary content (control "
+                     "character 0x02 at line 2, column 2) in a text document", 8,
+                     id="control-in-utf-16"),
+        # only at the very end is Ctrl-Z an end-of-file mark
+        pytest.param(b"a\x1ab", "binary content (control character 0x1A at line 1, column 2) "
+                     "in a text document", 1, id="ctrl-z-inside"),
     ],
 )
 def test_decode_rejects(data: bytes, message: str, offset: int) -> None:

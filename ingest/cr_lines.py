@@ -1,0 +1,56 @@
+"""Lines of a Comprehensive Rules text file, as both of its parsers (rules, glossary) read
+them: where an example starts, and each line's text with the source's spacing slips mended.
+"""
+
+from __future__ import annotations
+
+import re
+
+Line = tuple[int, str]  # (offset in the text, line without its newline)
+
+# Only the label is matched: the example's text is the rest of the line, stripped by `clean`.
+EXAMPLE = re.compile(r"^[ \t]*(Example:)[ \t]*")
+DOUBLED_SPACES = "doubled spaces"
+ODD_SPACES = "no-break or other odd spaces read as spaces"
+SHOWN = 3  # doubled-space warnings listed before the rest are counted
+_SPACES = re.compile(r"[ \t]{2,}")
+# spaces other than the plain one and the tab: no-break, typographic widths, ideographic
+_ODD = "\u00a0\u1680" + "".join(map(chr, range(0x2000, 0x200b))) + "\u202f\u205f\u3000"
+_ODD_SPACE = re.compile(f"[{_ODD}]")
+
+
+def plain_spaces(text: str, warnings: list[str]) -> str:
+    """`text` with every odd space a plain one (a copy of a web page has a no-break space
+    where a number meets its text), warned about once; the same length."""
+    # a substring test per odd space is a fiftieth of one scan with the character class
+    if not any(space in text for space in _ODD):
+        return text
+    first = _ODD_SPACE.search(text)
+    assert first is not None
+    line = text.count("\n", 0, first.start()) + 1
+    spaced = _ODD_SPACE.sub(" ", text)
+    count = len(_ODD_SPACE.findall(text))
+    warnings.append(f"{ODD_SPACES}: {count}, the first on line {line}")
+    return spaced
+
+
+def clean(line: str, offset: int, warnings: list[str], where: str = "line") -> str:
+    """`line` stripped, doubled spaces reduced (a source slip, warned about with `where` it
+    is and its `offset`)."""
+    stripped = line.strip()
+    # Doubled spaces are rare: two substring tests spare the regex on almost every line.
+    if ("  " in stripped or "\t" in stripped) and _SPACES.search(stripped):
+        warnings.append(f"{DOUBLED_SPACES} in {where} at offset {offset}: {stripped[:40]!r}")
+        stripped = _SPACES.sub(" ", stripped)
+    return stripped
+
+
+def fold_warnings(warnings: list[str]) -> list[str]:
+    """`warnings` with doubled spaces listed at most SHOWN times and the rest counted (a file
+    typed with two spaces after each sentence has them on almost every line)."""
+    doubled = [w for w in warnings if w.startswith(DOUBLED_SPACES)]
+    if len(doubled) <= SHOWN:
+        return warnings
+    dropped = set(doubled[SHOWN:])
+    return [*(w for w in warnings if w not in dropped),
+            f"{DOUBLED_SPACES}: {len(dropped)} more lines"]
