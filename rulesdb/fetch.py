@@ -7,6 +7,7 @@ size cap, HTML is refused, and the text must parse as a CR before anything is wr
 
 from __future__ import annotations
 
+import html
 import re
 import time
 import urllib.error
@@ -15,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
-from urllib.parse import unquote, urljoin
+from urllib.parse import quote, unquote, urljoin
 
 import click
 
@@ -27,7 +28,13 @@ RULES_PAGE = "https://magic.wizards.com/en/rules"
 TIMEOUT = 30.0
 MAX_BYTES = 10 * 1024 * 1024
 USER_AGENT = "rulesdb/0.1 (Comprehensive Rules download; python-urllib)"
-_LINK = re.compile(r"""(?P<url>[^"'\s<>]*MagicCompRules[^"'\s<>]*?\.txt)""")
+# a link to a release, quoted (the rules page writes the space of "MagicCompRules 2025….txt"
+# as it is) or bare
+_LINK = re.compile(
+    r"""(?P<quote>["'])(?P<quoted>[^"'<>\n]*MagicCompRules[^"'<>\n]*?\.txt)(?P=quote)"""
+    r"""|(?P<bare>[^"'\s<>]*MagicCompRules[^"'\s<>]*?\.txt)""")
+# what may stand in a URL as it is; anything else (a space) is percent-encoded
+_URL_SAFE = ":/?#[]@!$&'()*+,;=%~"
 _HTML = re.compile(rb"^\s*(?:<!doctype\s+html|<html|<head|<body)", re.IGNORECASE)
 
 
@@ -50,8 +57,15 @@ def release_url(day: date, media_url: str = MEDIA_URL) -> str:
     return f"{media_url.rstrip('/')}/{day.year}/downloads/MagicCompRules%20{day:%Y%m%d}.txt"
 
 
+def web_address(url: str) -> str:
+    """`url` as it can be requested: spaces and other characters a URL cannot hold
+    percent-encoded, what is encoded already left as it is."""
+    return quote(url.strip(), safe=_URL_SAFE)
+
+
 def download(url: str, limits: Limits = Limits(), text_only: bool = True) -> bytes:
     """The body at `url`; InputError (ReleaseNotFound for 404) with one clear line otherwise."""
+    url = web_address(url)
     request = urllib.request.Request(url, headers={"User-Agent": USER_AGENT})
     deadline = time.monotonic() + limits.timeout
     try:
@@ -97,7 +111,8 @@ def _read(response, url: str, deadline: float, limits: Limits) -> bytes:
 def latest_url(rules_page: str = RULES_PAGE, limits: Limits = Limits()) -> str:
     """The address of the newest release linked from the rules page."""
     page = download(rules_page, limits, text_only=False).decode("utf-8", "replace")
-    links = {urljoin(rules_page, match["url"]) for match in _LINK.finditer(page)}
+    links = {web_address(urljoin(rules_page, html.unescape(match["quoted"] or match["bare"])))
+             for match in _LINK.finditer(page)}
     dated = sorted((file_date(unquote(link.rsplit("/", 1)[-1])) or "", link) for link in links)
     if not dated:
         raise InputError(f"{rules_page}: no link to a MagicCompRules….txt file on the page")
@@ -109,7 +124,7 @@ def fetch(db_path: Path, day: date | None = None, *, media_url: str = MEDIA_URL,
           doc_id: str | None = None,
           on_added: Callable[[Added], None] | None = None) -> tuple[str, AddReport]:
     """Download the release of `day` (else the latest) and add it; (url, report)."""
-    url = release_url(day, media_url) if day else latest_url(rules_page, limits)
+    url = web_address(release_url(day, media_url) if day else latest_url(rules_page, limits))
     data = download(url, limits)
     source = Source(unquote(url.rsplit("/", 1)[-1]), data, url)
     return url, add_sources(db_path, [source], replace=replace, doc_id=doc_id,

@@ -14,7 +14,7 @@ import sqlite_utils
 from click.testing import CliRunner
 
 from rulesdb.cli import cli
-from rulesdb.fetch import release_url
+from rulesdb.fetch import release_url, web_address
 
 from test_add import release
 
@@ -24,10 +24,18 @@ PAGE = b"""<!DOCTYPE html><html><body>
 <a href="/2025/downloads/MagicCompRules%2020250606.txt">TXT</a>
 <a href="/rules.pdf">PDF</a></body></html>"""
 
+# as the rules page writes its links: the space of the file name as it is
+PAGE_AS_WRITTEN = b"""<!DOCTYPE html><html><body>
+<p><a class="cta" href="/2025/downloads/MagicCompRules 20250606.txt">TXT</a>
+<a href='/2024/downloads/MagicCompRules 20241004.txt'>older</a>
+<a href="/2025/downloads/MagicCompRules 20250606.pdf">PDF</a>
+<a href="/2025/downloads/MagicCompRules 20250606.docx">DOCX</a></p></body></html>"""
+
 # path -> (status, content type, body, seconds to wait before answering, send Content-Length)
 ROUTES: dict[str, tuple[int, str, bytes, float, bool]] = {
     "/2025/downloads/MagicCompRules%2020250606.txt": (200, "text/plain", RELEASE, 0, True),
     "/en/rules": (200, "text/html; charset=utf-8", PAGE, 0, True),
+    "/en/rules-as-written": (200, "text/html; charset=utf-8", PAGE_AS_WRITTEN, 0, True),
     "/2025/downloads/MagicCompRules%2020250101.txt": (200, "text/html", PAGE, 0, True),
     "/2025/downloads/MagicCompRules%2020250102.txt": (200, "text/plain", PAGE, 0, True),
     "/2025/downloads/MagicCompRules%2020250103.txt": (200, "text/plain", RELEASE, 3, True),
@@ -101,6 +109,27 @@ def test_fetch_latest_follows_the_newest_link_of_the_rules_page(server, tmp_path
     assert [d["action"] for d in data["documents"]] == ["added"]
     again = fetch(server, tmp_path / "rules.db", "--json")  # --latest is the default
     assert [d["action"] for d in json.loads(again.output)["documents"]] == ["unchanged"]
+
+
+def test_fetch_latest_reads_links_written_with_a_space(server, tmp_path):
+    result = CliRunner().invoke(cli, ["fetch", "--db", str(tmp_path / "rules.db"),
+                                      "--rules-page", f"{server}/en/rules-as-written", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["url"] == f"{server}/2025/downloads/MagicCompRules%2020250606.txt"
+    assert [d["action"] for d in data["documents"]] == ["added"]
+
+
+@pytest.mark.parametrize(("written", "requested"), [
+    ("https://media.wizards.com/2025/downloads/MagicCompRules 20250606.txt",
+     "https://media.wizards.com/2025/downloads/MagicCompRules%2020250606.txt"),
+    ("https://media.wizards.com/2025/downloads/MagicCompRules%2020250606.txt",
+     "https://media.wizards.com/2025/downloads/MagicCompRules%2020250606.txt"),
+    (" http://127.0.0.1:8/a b/MagicCompRules 2025.txt?x=1&y=2 ",
+     "http://127.0.0.1:8/a%20b/MagicCompRules%202025.txt?x=1&y=2"),
+])
+def test_web_address(written, requested):
+    assert web_address(written) == requested
 
 
 FAILURES = {
