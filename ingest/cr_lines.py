@@ -12,8 +12,9 @@ Line = tuple[int, str]  # (offset in the text, line without its newline)
 EXAMPLE = re.compile(r"^[ \t]*(Example:)[ \t]*")
 DOUBLED_SPACES = "doubled spaces"
 ODD_SPACES = "no-break or other odd spaces read as spaces"
-SHOWN = 3  # doubled-space warnings listed before the rest are counted
+SHOWN = 3  # warnings of one kind listed before the rest are counted
 _SPACES = re.compile(r"[ \t]{2,}")
+_KIND = re.compile(r"'.*'|\d+(?:[.-]\d+)*[a-z]?")  # what differs between warnings of a kind
 # spaces other than the plain one and the tab: no-break, typographic widths, ideographic
 _ODD = "\u00a0\u1680" + "".join(map(chr, range(0x2000, 0x200b))) + "\u202f\u205f\u3000"
 _ODD_SPACE = re.compile(f"[{_ODD}]")
@@ -46,11 +47,15 @@ def clean(line: str, offset: int, warnings: list[str], where: str = "line") -> s
 
 
 def fold_warnings(warnings: list[str]) -> list[str]:
-    """`warnings` with doubled spaces listed at most SHOWN times and the rest counted (a file
-    typed with two spaces after each sentence has them on almost every line)."""
-    doubled = [w for w in warnings if w.startswith(DOUBLED_SPACES)]
-    if len(doubled) <= SHOWN:
-        return warnings
-    dropped = set(doubled[SHOWN:])
-    return [*(w for w in warnings if w not in dropped),
-            f"{DOUBLED_SPACES}: {len(dropped)} more lines"]
+    """`warnings` with each kind (the same words, other numbers and quotes) listed at most
+    SHOWN times and the rest counted: a file typed with two spaces after each sentence, or
+    reformatted with every rule indented, has the same slip on almost every line."""
+    kinds: dict[str, list[str]] = {}
+    out = []
+    for warning in warnings:
+        same = kinds.setdefault(_KIND.sub("#", warning), [])
+        same.append(warning)
+        if len(same) <= SHOWN:
+            out.append(warning)
+    return out + [f"{len(same) - SHOWN} more like: {same[0]}"
+                  for same in kinds.values() if len(same) > SHOWN]

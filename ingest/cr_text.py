@@ -45,7 +45,8 @@ _NUMBERED = re.compile(
     r"(?P<dot>\.)?(?P<gap>[ \t]*)(?:(?P<text>\S)|\s*$)"
 )
 _DATE = re.compile(
-    r"These\s+rules\s+are\s+(?:effective|current)\s+as\s+of\s+([A-Z][a-z]+\s+\d{1,2},\s*\d{4})\.")
+    r"These\s+rules\s+are\s+(?:effective|current)\s+as\s+of\s+([A-Z][a-z]+\s+\d{1,2},\s*\d{4})"
+    r"(?!\d)\.?")
 # A heading is short and carries no sentence punctuation.
 _HEADING_MAX = 60
 # Keyword names may end with "!" ("For Mirrodin!"), so "!" alone does not make a sentence.
