@@ -51,6 +51,7 @@ _DATE = re.compile(
 _HEADING_MAX = 60
 # Keyword names may end with "!" ("For Mirrodin!"), so "!" alone does not make a sentence.
 _SENTENCE_MARK = re.compile(r"[.:;?]\s|[.:;?”\"]$")
+_HTML = re.compile(r"<(?:!doctype\s+html|html|head|body)\b", re.IGNORECASE)
 _COMPLETE_END = re.compile(r"[.!?)\]”\"’]$")
 
 @dataclass(slots=True)
@@ -141,8 +142,16 @@ def _body_start(lines: list[Line]) -> int:
         return again if again is not None else first
     numbered = next((i for i, (_, line) in enumerate(lines) if _rule_line(line)), None)
     if numbered is None:
-        raise ParseError("no numbered rule found: not a Comprehensive Rules text file", 0)
+        raise ParseError(_not_a_cr(lines), 0)
     return numbered
+
+
+def _not_a_cr(lines: list[Line]) -> str:
+    """Why a text with no numbered rule is refused (a saved web page is said to be one)."""
+    first = next((line.strip() for _, line in lines if line.strip()), "")
+    if _HTML.match(first):
+        return "a web page (HTML), not a Comprehensive Rules text file"
+    return "no numbered rule found: not a Comprehensive Rules text file"
 
 
 def _block(text: str, lines: list[Line], start: int, stop: int) -> tuple[str, tuple[int, int]]:
@@ -332,7 +341,7 @@ def parse_text(text: str) -> Document:
 
     rules = [item.freeze() for item in _parse_body(lines[body:body_end], warnings)]
     if all(rule.kind == "chapter" for rule in rules):
-        raise ParseError("no numbered rule found: not a Comprehensive Rules text file", 0)
+        raise ParseError(_not_a_cr(lines), 0)
 
     entries = []
     if glossary is not None:

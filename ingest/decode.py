@@ -15,6 +15,13 @@ from .model import ParseError
 
 _CONTROL = re.compile("[\\x00-\\x08\\x0e-\\x1f\\x7f]")
 _PAGE_BREAKS = "\f\v"
+# other formats the rules are published in, told by their first bytes
+_DOCUMENT_FORMATS = (
+    (b"%PDF-", "a PDF document"),
+    (b"PK\x03\x04", "a ZIP archive (a .docx document?)"),
+    (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "a Word 97-2003 document"),
+    (b"{\\rtf", "an RTF document"),
+)
 
 _BOMS = (
     (b"\xef\xbb\xbf", "utf-8"),
@@ -64,6 +71,10 @@ def decode(data: bytes) -> str:
     """
     if not data.strip():
         raise ParseError("file is empty", 0)
+    for signature, kind in _DOCUMENT_FORMATS:
+        if data.startswith(signature):
+            raise ParseError(f"{kind}, not a text file (the .txt file of a release is needed)",
+                             0)
     # Same choice as detect_encoding, but the UTF-8 trial decode is kept as the result
     # rather than done a second time.
     sniffed = _sniff(data)
