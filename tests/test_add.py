@@ -329,3 +329,26 @@ def test_file_date(name, day):
 ])
 def test_plain_title(title, plain):
     assert plain_title(title) == plain
+
+
+def test_a_folder_stands_for_its_txt_files(tmp_path):
+    folder = tmp_path / "releases"
+    (folder / "nested").mkdir(parents=True)
+    (folder / "b.TXT").write_bytes(release(date="October 1, 2024").encode())
+    (folder / "a.txt").write_bytes(release().encode())
+    (folder / "notes.md").write_text("not a release")
+    (folder / "nested" / "c.txt").write_text("not read: only the folder's own files")
+    db_path = tmp_path / "rules.db"
+    result = CliRunner().invoke(cli, ["add", str(folder), "--db", str(db_path), "--json"])
+    assert result.exit_code == 0, result.output
+    assert [(d["file"], d["id"]) for d in json.loads(result.output)["documents"]] == [
+        ("a.txt", "cr-2025-06-06"), ("b.TXT", "cr-2024-10-01")]
+
+
+def test_a_folder_without_txt_files_is_refused(tmp_path):
+    (tmp_path / "empty").mkdir()
+    result = CliRunner().invoke(cli, ["add", str(tmp_path / "empty"), "--db",
+                                      str(tmp_path / "rules.db")])
+    assert result.exit_code == 2
+    assert result.output.strip() == f"Error: {tmp_path / 'empty'}: no .txt file in this folder"
+    assert not (tmp_path / "rules.db").exists()

@@ -25,8 +25,7 @@ id_option = click.option(
 
 
 @click.command()
-@click.argument("files", nargs=-1, required=True,
-                type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
 @db_option
 @replace_option
 @id_option
@@ -38,15 +37,19 @@ def add(files: tuple[Path, ...], db_path: Path, replace: bool, doc_id: str | Non
     Each file becomes the edition cr-YYYY-MM-DD of the effective date printed in it. The
     same text again does nothing; a more complete source of an edition replaces a partial
     one; other differences need --replace. All files are added in one transaction: any
-    error leaves the database as it was. The database is created when missing.
+    error leaves the database as it was. The database is created when missing. A folder
+    stands for the .txt files directly in it.
 
     Example:
 
         rulesdb add MagicCompRules-2023-10-13.txt "MagicCompRules 20250606.txt"
+
+        rulesdb add ../shared/corpus/cr/
     """
     from ..add import add_files
 
     leave_quickly()
+    files = tuple(release_files(files))
     with _progress(len(files), as_json) as step:
         report = add_files(db_path, list(files), replace=replace, doc_id=doc_id, on_step=step)
     _show(report, db_path, as_json)
@@ -95,6 +98,21 @@ def fetch(day: Any, latest: bool, db_path: Path, replace: bool, doc_id: str | No
     if not as_json:
         click.echo(f"downloaded {url}")
     _show(report, db_path, as_json, url)
+
+
+def release_files(paths: tuple[Path, ...]) -> list[Path]:
+    """The files named, a folder standing for the .txt files directly in it (by name);
+    InputError for a folder with none."""
+    files = []
+    for path in paths:
+        if not path.is_dir():
+            files.append(path)
+            continue
+        found = sorted(p for p in path.iterdir() if p.suffix.lower() == ".txt" and p.is_file())
+        if not found:
+            raise InputError(f"{path}: no .txt file in this folder")
+        files.extend(found)
+    return files
 
 
 @contextlib.contextmanager
