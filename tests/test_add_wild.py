@@ -99,21 +99,18 @@ def test_a_release_from_the_wild_gives_the_plain_release_rows(tmp_path, variant)
         assert not any(w.startswith(("the glossary is", ODD_SPACES)) for w in warnings), warnings
 
 
-def test_the_printed_date_is_read_across_odd_spaces_and_a_line_break(tmp_path):
-    text = release().replace("effective as of June 6, 2025.",
-                             "effective as\nof June\u00a06,2025.")
-    result, db_path = add(tmp_path, text.encode(), "x.txt")
+@pytest.mark.parametrize(("printed", "name", "date_text"), [
+    pytest.param("effective as\nof June\u00a06,2025.", "x.txt",
+                 "These rules are effective as\nof June 6,2025.", id="odd-spaces-line-break"),
+    pytest.param("effective as of June 6, 2025", "MagicCompRules.txt",
+                 "These rules are effective as of June 6, 2025", id="no-period"),
+])
+def test_the_printed_date_is_read_as_printed(tmp_path, printed, name, date_text):
+    text = release().replace("effective as of June 6, 2025.", printed)
+    result, db_path = add(tmp_path, text.encode(), name)
     assert result.exit_code == 0, result.output
     row = sqlite_utils.Database(db_path)["documents"].get("cr-2025-06-06")
-    assert row["date_text"] == "These rules are effective as\nof June 6,2025."
-
-
-def test_the_printed_date_without_its_period_gives_the_id(tmp_path):
-    text = release().replace("as of June 6, 2025.", "as of June 6, 2025")
-    result, db_path = add(tmp_path, text.encode(), "MagicCompRules.txt")
-    assert result.exit_code == 0, result.output
-    row = sqlite_utils.Database(db_path)["documents"].get("cr-2025-06-06")
-    assert row["date_text"] == "These rules are effective as of June 6, 2025"
+    assert row["date_text"] == date_text
 
 
 def test_odd_spaces_are_reported_once_and_doubled_spaces_a_few_times(tmp_path):
