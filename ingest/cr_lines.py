@@ -27,10 +27,10 @@ def plain_spaces(text: str, warnings: list[str]) -> str:
     if not any(space in text for space in _ODD):
         return text
     first = _ODD_SPACE.search(text)
-    assert first is not None
+    if first is None:
+        return text
+    spaced, count = _ODD_SPACE.subn(" ", text)
     line = text.count("\n", 0, first.start()) + 1
-    spaced = _ODD_SPACE.sub(" ", text)
-    count = len(_ODD_SPACE.findall(text))
     warnings.append(f"{ODD_SPACES}: {count}, the first on line {line}")
     return spaced
 

@@ -1,10 +1,10 @@
 """Decoding of source bytes: encoding detected from the bytes, line endings normalized.
 
-What text editors and old tools leave in plain-text files is read as they show it: a
-DOS end-of-file mark (Ctrl-Z) closing the file is dropped, and so is a form feed or
-vertical tab (a page break) that opens or closes a line (a line of them goes as a whole);
-one inside a line ends it. Any
-other control character is binary content, refused with its byte offset.
+What text editors and old tools leave in plain-text files is read as they show it: a DOS
+end-of-file mark (Ctrl-Z) closing the file is dropped, and so is a form feed or vertical
+tab (a page break) that opens or closes a line (a line of them goes as a whole); one inside
+a line ends it. Any other control character is binary content, refused with its byte
+offset; a PDF, Word, ZIP or RTF file is refused by name.
 """
 
 from __future__ import annotations
