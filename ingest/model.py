@@ -9,7 +9,8 @@ the source must agree once whitespace is normalized (see `ingest.lossless`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 Span = tuple[int, int]
 
@@ -170,6 +171,21 @@ class Document:
     parts: tuple[Part, ...] = ()
     residue: tuple[Residue, ...] = ()
     warnings: tuple[str, ...] = field(default=())
+
+    def content(self) -> tuple:
+        """What the document says, without how its file lays it out (where each item
+        starts, the spacing between and around lines, warnings): two files of the same
+        content give the same rows."""
+        def bare(item: Any) -> Any:
+            fields: dict[str, Any] = {"span": (0, 0)}
+            if getattr(item, "examples", ()):
+                fields["examples"] = tuple(replace(e, span=(0, 0)) for e in item.examples)
+            if isinstance(item, Part | Residue):
+                fields["text"] = " ".join(item.text.split())
+            return replace(item, **fields)
+
+        return (self.meta, *(tuple(map(bare, items)) for items in
+                             (self.rules, self.glossary, self.parts, self.residue)))
 
     def items(self) -> list[Rule | GlossaryEntry | Part | Residue]:
         """Every item of the document in source order."""

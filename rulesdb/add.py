@@ -158,10 +158,16 @@ def _decision(db: sqlite_utils.Database, doc_id: str, source: Source, doc: Docum
     if old is None:
         return "added", f"{doc_id}: added from {source.name}"
     stored = next(db["document_sources"].rows_where("document = ?", [doc_id]), None)
-    same = old["sha256"] == hashlib.sha256(source.data).hexdigest() or (
-        stored is not None and decode(zlib.decompress(stored["data"])) == doc.text)
-    if same:
+    if old["sha256"] == hashlib.sha256(source.data).hexdigest():
         return "unchanged", f"{doc_id}: already in the database with the same text; nothing done"
+    if stored is not None:
+        text = decode(zlib.decompress(stored["data"]))
+        if text == doc.text:
+            return "unchanged", (f"{doc_id}: already in the database with the same text; "
+                                 "nothing done")
+        if _same_content(text, doc):
+            return "unchanged", (f"{doc_id}: already in the database with the same rules and "
+                                 "glossary (only the layout of the file differs); nothing done")
     old_sections, old_glossary = _coverage(json.loads(old["covers"] or "[]"),
                                            bool(old["glossary_count"]))
     new_sections, new_glossary = _coverage(doc.meta.covers, bool(doc.glossary))
@@ -178,6 +184,14 @@ def _decision(db: sqlite_utils.Database, doc_id: str, source: Source, doc: Docum
         f"{source.name}: {doc_id} is already in the database from {old['file']} with different "
         f"content; use --replace to replace it, or --id to store it under another id"
     )
+
+
+def _same_content(stored: str, doc: Document) -> bool:
+    """Whether the stored source text of an edition says what `doc` says."""
+    try:
+        return cr_text.parse_text(stored).content() == doc.content()
+    except ParseError:  # stored by an older parser that took what this one refuses
+        return False
 
 
 def store_release(db: sqlite_utils.Database, doc_id: str, source: Source,

@@ -67,6 +67,23 @@ def test_the_same_text_again_is_a_no_op(tmp_path):
     assert snapshot(db_path) == before
 
 
+@pytest.mark.parametrize("layout", [
+    lambda t: t.replace("\n", "\r\r\n"),  # double-spaced
+    lambda t: "\n".join(f"  {line}  " for line in t.split("\n")),
+    lambda t: t.replace("100.1. These", "100.1.\u00a0These").replace("\nGlossary", "\n\fGlossary"),
+], ids=["double-spaced", "indented", "no-break-space-and-page-break"])
+def test_the_same_content_laid_out_otherwise_is_a_no_op(tmp_path, layout):
+    first, db_path = add(tmp_path, release().encode("utf-8"))
+    assert first.exit_code == 0, first.output
+    before = snapshot(db_path)
+    again, _ = add(tmp_path, layout(release()).encode("utf-8"), "copy.txt")
+    assert again.exit_code == 0, again.output
+    assert again.output.splitlines()[0] == (
+        "cr-2025-06-06: already in the database with the same rules and glossary (only the "
+        "layout of the file differs); nothing done")
+    assert snapshot(db_path) == before
+
+
 def test_a_more_complete_source_replaces_the_partial_one(tmp_path):
     db_path = tmp_path / "rules.db"
     build(db_path, SOURCES)  # the bundled cr-2025-06-06 holds chapter 7 only
