@@ -7,7 +7,8 @@ ingest itself from that of each layer)
 1. one file at a time, as a user adding each new release does, into a database that starts
    with the bundled documents (--bare: empty): per file MB/s of source, rules/s, seconds, the
    time of each layer, and how much the database grew;
-2. all files in one `add` (layers run once over all of them);
+2. all files in one `add` (layers run once over all of them), then again with the layers
+   taken in turn (ingest alone, then each layer added): what each costs the MB/s;
 3. storage: database size, how much of the rule text repeats across editions, and what the
    shared `texts` table keeps of it;
 4. `rulesdb add` of the newest file in a fresh process (as a user runs it), median of --runs,
@@ -68,6 +69,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         one_by_one(Path(tmp) / "one.db", files, args.bare)
         cpu = all_at_once(Path(tmp) / "all.db", files)
+        if not args.layers:
+            layer_by_layer(Path(tmp), files)
         if not args.layers:
             fresh_process(Path(tmp), files, args.runs)
             terms_floor(files, cpu)
@@ -147,6 +150,31 @@ def all_at_once(db: Path, files: list[Path]) -> float:
           f" MB per edition)\n   CPU: {cpu:.2f} s in all processes, so at least "
           f"{cpu / cores:.2f} s of wall time on {cores} cores; layers (s): {layers}")
     return cpu
+
+
+def layer_by_layer(tmp: Path, files: list[Path]) -> None:
+    """MB/s of one add of all files into an empty database with ingest alone (parse, store,
+    full-text search), then with each layer added in LAYERS order (median of 3 each)."""
+    megabytes = sum(path.stat().st_size for path in files) / MB
+    every = dict(LAYERS)
+    print("   the same add with the layers taken in turn (median of 3 runs each):")
+    try:
+        for count in range(len(every) + 1):
+            LAYERS.clear()
+            LAYERS.update(list(every.items())[:count])
+            runs = []
+            for run in range(3):
+                db = tmp / f"layers-{count}-{run}.db"
+                t0 = time.perf_counter()
+                add_files(db, files)
+                runs.append(time.perf_counter() - t0)
+                db.unlink()
+            seconds = statistics.median(runs)
+            label = "ingest alone" if count == 0 else f"+ {list(every)[count - 1]}"
+            print(f"     {label:22} {seconds:5.2f} s  {megabytes / seconds:5.2f} MB/s")
+    finally:
+        LAYERS.clear()
+        LAYERS.update(every)
 
 
 def fresh_process(tmp: Path, files: list[Path], runs: int) -> None:
