@@ -221,8 +221,21 @@ def test_page_status_and_content(ds, path, expected):
                                   "/cr-2009-02-01/glossary/no-such-term",
                                   "/cr-2025-06-06/999.9/history",
                                   "/diff/cr-2009-02-01/cr-1900-01-01", "/cr-1900-01-01"])
-def test_missing_things_are_404(ds, path):
-    assert get(ds, path).status_code == 404
+def test_missing_things_are_404(ds, path, capsys):
+    response = get(ds, path)
+    assert response.status_code == 404
+    assert "Not Found" in response.text or "not found" in response.text.lower()
+    # a 404 is the visitor's slip: nothing is printed where `rulesdb serve` runs
+    assert "Traceback" not in "".join(capsys.readouterr())
+
+
+@pytest.mark.parametrize("path", ["/no-such-db", "/rules/no_such_table", "/rules/no_such.json"])
+def test_datasette_404s_print_no_traceback(ds, path, capsys):
+    response = get(ds, path)
+    assert response.status_code == 404
+    if path.endswith(".json"):
+        assert response.json()["status"] == 404
+    assert "Traceback" not in "".join(capsys.readouterr())
 
 
 @pytest.mark.parametrize("path", [

@@ -196,3 +196,13 @@ def extra_template_vars(request: Any, datasette: Any) -> dict[str, Any]:
     q = request.args.get("q", "") if request is not None else ""
     return {"rulesdb_search_q": q if isinstance(q, str) else ""}
 
+
+@hookimpl
+def startup(datasette: Any) -> None:
+    """Datasette prints a traceback with every local variable for every error, a visitor's
+    404 included, when `rich` is installed (spaCy installs it): the rules site has it print
+    only real failures (500), as a plain traceback."""
+    if enabled(datasette):
+        from datasette import handle_exception
+
+        handle_exception.rich = None
