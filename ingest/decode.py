@@ -4,11 +4,13 @@ What text editors and old tools leave in plain-text files is read as they show i
 end-of-file mark (Ctrl-Z) closing the file is dropped, and so is a form feed or vertical
 tab (a page break) that opens or closes a line (a line of them goes as a whole); one inside
 a line ends it. Any other control character is binary content, refused with its byte
-offset; a PDF, Word, ZIP or RTF file is refused by name.
+offset; a PDF, Word, ZIP or RTF file is refused by name. A text that a tool read as cp1252
+while it was UTF-8, and saved again as UTF-8 ("It’s" became "Itâ€™s"), is read as meant.
 """
 
 from __future__ import annotations
 
+import codecs
 import re
 
 from .model import ParseError
@@ -64,8 +66,9 @@ def detect_encoding(data: bytes) -> str:
     return "utf-8"
 
 
-def decode(data: bytes) -> str:
-    """Text of `data` with any byte-order mark dropped and CRLF / CR turned into LF.
+def decode(data: bytes, notes: list[str] | None = None) -> str:
+    """Text of `data` with any byte-order mark dropped and CRLF / CR turned into LF; what
+    else was mended is told in `notes`.
 
     Raises ParseError for empty or binary input, its offset a byte offset in `data`.
     """
@@ -98,6 +101,11 @@ def decode(data: bytes) -> str:
         raise ParseError(f"binary content (control character 0x{ord(binary[0]):02X} at "
                          f"{_line_column(text, at)}) in a text document",
                          len(bom) + len(text[:at].encode(encoding)))
+    meant = _undo_double_encoding(text)
+    if meant is not None:
+        text = meant
+        if notes is not None:
+            notes.append(DOUBLE_ENCODED)
     if "\r" in text:  # one scan instead of the two replaces' scans when there is none
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     if "\f" in text or "\v" in text:
@@ -114,6 +122,38 @@ def _without_page_breaks(text: str) -> str:
         if kept or kept == line:
             lines.append(kept.replace("\f", "\n").replace("\v", "\n"))
     return "\n".join(lines)
+
+
+DOUBLE_ENCODED = ("the file is UTF-8 that was read as cp1252 and saved again (“â€™” for “’”): "
+                  "read as it was meant")
+_MOJIBAKE_MARKS = ("â€", "Ã", "Â")  # how ’ “ ” —, é à …, and ® ™ look once encoded twice
+
+
+def _c1_as_bytes(error: UnicodeError) -> tuple[bytes, int]:
+    """Encoding error handler: a C1 control character (U+0080–U+009F) is the byte of its
+    number, as the tools that read cp1252's five unused bytes (0x9D of ”) made it one."""
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    chars = error.object[error.start:error.end]
+    if not all("\x80" <= ch <= "\x9f" for ch in chars):
+        raise error
+    return chars.encode("latin-1"), error.end
+
+
+codecs.register_error("rulesdb-c1", _c1_as_bytes)
+
+
+def _undo_double_encoding(text: str) -> str | None:
+    """`text` before a tool read its UTF-8 bytes as cp1252 and saved the result as UTF-8, or
+    None when it was not so (a text with a character of neither reading, as a real curly
+    quote, cannot be)."""
+    if not any(mark in text for mark in _MOJIBAKE_MARKS):
+        return None
+    try:
+        # the byte-order mark read and saved along with the rest
+        return text.encode("cp1252", errors="rulesdb-c1").decode("utf-8").removeprefix("\ufeff")
+    except UnicodeError:
+        return None
 
 
 def _line_column(text: str, offset: int) -> str:

@@ -18,7 +18,7 @@ import sqlite3
 import time
 import zlib
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from pathlib import Path
 
@@ -98,14 +98,16 @@ def read_source(path: Path) -> Source:
 
 def parse_release(source: Source) -> Document:
     """The parsed release; InputError naming the file and position when it is not a CR text."""
+    notes: list[str] = []
     try:
-        text = decode(source.data)
+        text = decode(source.data, notes)
     except ParseError as exc:
         raise InputError(f"{source.name}: byte {exc.offset}: {exc.message}") from None
     try:
-        return cr_text.parse_text(text)
+        doc = cr_text.parse_text(text)
     except ParseError as exc:
         raise InputError(f"{source.name}: {position(text, exc.offset)}: {exc.message}") from None
+    return replace(doc, warnings=(*notes, *doc.warnings)) if notes else doc
 
 
 def edition_id(doc: Document, source: Source, override: str | None = None) -> str:

@@ -45,6 +45,13 @@ def _indented_by_level(text: str) -> str:
     return "\n".join(out)
 
 
+def _read_as_cp1252(data: bytes) -> str:
+    """What a tool that takes UTF-8 bytes for cp1252 reads (its five unused bytes, as 0x9D of
+    "”", become C1 control characters)."""
+    return "".join(chr(b) if b in (0x81, 0x8D, 0x8F, 0x90, 0x9D) else bytes([b]).decode("cp1252")
+                   for b in data)
+
+
 # (variant of the release's text to bytes, the start of a warning it must give, or None)
 WILD = {
     "UTF-16 little-endian without a byte-order mark": (
@@ -73,6 +80,8 @@ WILD = {
     "trailing spaces and indented lines": (
         lambda t: "\n".join(f" {line}  " if line else line for line in t.split("\n")).encode(),
         None),
+    "UTF-8 read as cp1252 and saved again": (
+        lambda t: _read_as_cp1252(("\ufeff" + t).encode()).encode(), "the file is UTF-8 that"),
     "indented by level (a reformatted copy)": (
         lambda t: _indented_by_level(t).encode(), None),
     "blank lines holding spaces": (
@@ -153,7 +162,7 @@ def test_binary_content_is_refused_at_its_byte_and_line(tmp_path, data, where):
 REAL = ["UTF-32 with a byte-order mark", "CR CR LF (double-spaced)",
         "page breaks before chapters and a line of them",
         "no-break spaces everywhere (copied from a web page)",
-        "indented by level (a reformatted copy)"]
+        "indented by level (a reformatted copy)", "UTF-8 read as cp1252 and saved again"]
 
 
 def _parsed(doc) -> tuple:

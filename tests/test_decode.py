@@ -41,6 +41,24 @@ def test_decode(data: bytes, encoding: str, text: str) -> None:
     assert decode(data) == text
 
 
+# TEXT's UTF-8 bytes read as cp1252 (0x9D, unused there, as U+009D) and saved as UTF-8
+DOUBLE = "".join(chr(b) if b == 0x9D else bytes([b]).decode("cp1252")
+                 for b in TEXT.encode("utf-8-sig")).encode("utf-8")
+
+
+@pytest.mark.parametrize(("data", "text", "repaired"), [
+    pytest.param(DOUBLE, NORMALIZED, True, id="utf-8-encoded-twice"),
+    pytest.param(TEXT.encode("utf-8"), NORMALIZED, False, id="utf-8"),
+    # the marks of a double encoding beside a character it cannot hold: as written
+    pytest.param("Â® and Ã© beside ’\n".encode(), "Â® and Ã© beside ’\n", False, id="marks-alone"),
+    pytest.param(b"plain ASCII\n", "plain ASCII\n", False, id="ascii"),
+])
+def test_a_double_encoding_is_undone_and_told(data: bytes, text: str, repaired: bool) -> None:
+    notes: list[str] = []
+    assert decode(data, notes) == text
+    assert bool(notes) == repaired
+
+
 @pytest.mark.parametrize(
     ("data", "message", "offset"),
     [
