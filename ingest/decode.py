@@ -5,7 +5,8 @@ end-of-file mark (Ctrl-Z) closing the file is dropped, and so is a form feed or 
 tab (a page break) that opens or closes a line (a line of them goes as a whole); one inside
 a line ends it. Any other control character is binary content, refused with its byte
 offset; a PDF, Word, ZIP or RTF file is refused by name. A text that a tool read as cp1252
-while it was UTF-8, and saved again as UTF-8 ("It’s" became "Itâ€™s"), is read as meant.
+while it was UTF-8, and saved again as UTF-8 ("It’s" became "Itâ€™s"), is read as meant;
+invisible characters (zero-width spaces, soft hyphens) are removed.
 """
 
 from __future__ import annotations
@@ -17,6 +18,11 @@ from .model import ParseError
 
 _CONTROL = re.compile("[\\x00-\\x08\\x0e-\\x1f\\x7f]")
 _PAGE_BREAKS = "\f\v"
+# format characters a copy of a web page carries, unseen and unsearchable: zero-width space,
+# non-joiner, joiner, word joiner, a byte-order mark inside the text, soft hyphen
+_INVISIBLE = "\u200b\u200c\u200d\u2060\ufeff\u00ad"
+_DROP_INVISIBLE = dict.fromkeys(map(ord, _INVISIBLE))
+INVISIBLE = "invisible characters (zero-width spaces, soft hyphens) removed"
 # other formats the rules are published in, told by their first bytes
 _DOCUMENT_FORMATS = (
     (b"%PDF-", "a PDF document"),
@@ -106,6 +112,11 @@ def decode(data: bytes, notes: list[str] | None = None) -> str:
         text = meant
         if notes is not None:
             notes.append(DOUBLE_ENCODED)
+    if any(char in text for char in _INVISIBLE):
+        kept = text.translate(_DROP_INVISIBLE)
+        if notes is not None:
+            notes.append(f"{INVISIBLE}: {len(text) - len(kept)}")
+        text = kept
     if "\r" in text:  # one scan instead of the two replaces' scans when there is none
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     if "\f" in text or "\v" in text:

@@ -46,17 +46,22 @@ DOUBLE = "".join(chr(b) if b == 0x9D else bytes([b]).decode("cp1252")
                  for b in TEXT.encode("utf-8-sig")).encode("utf-8")
 
 
-@pytest.mark.parametrize(("data", "text", "repaired"), [
-    pytest.param(DOUBLE, NORMALIZED, True, id="utf-8-encoded-twice"),
-    pytest.param(TEXT.encode("utf-8"), NORMALIZED, False, id="utf-8"),
+@pytest.mark.parametrize(("data", "text", "note"), [
+    pytest.param(DOUBLE, NORMALIZED, "the file is UTF-8 that was read as cp1252",
+                 id="utf-8-encoded-twice"),
+    pytest.param(TEXT.encode("utf-8"), NORMALIZED, None, id="utf-8"),
     # the marks of a double encoding beside a character it cannot hold: as written
-    pytest.param("Â® and Ã© beside ’\n".encode(), "Â® and Ã© beside ’\n", False, id="marks-alone"),
-    pytest.param(b"plain ASCII\n", "plain ASCII\n", False, id="ascii"),
+    pytest.param("Â® and Ã© beside ’\n".encode(), "Â® and Ã© beside ’\n", None, id="marks-alone"),
+    pytest.param(b"plain ASCII\n", "plain ASCII\n", None, id="ascii"),
+    pytest.param("Tram\u00adple\u200b and\ufeff\u2060 more\n".encode("utf-8-sig"),
+                 "Trample and more\n",
+                 "invisible characters (zero-width spaces, soft hyphens) removed: 4",
+                 id="invisible-characters"),
 ])
-def test_a_double_encoding_is_undone_and_told(data: bytes, text: str, repaired: bool) -> None:
+def test_what_is_mended_is_told(data: bytes, text: str, note: str | None) -> None:
     notes: list[str] = []
     assert decode(data, notes) == text
-    assert bool(notes) == repaired
+    assert [n[:len(note)] for n in notes] == ([note] if note else [])
 
 
 @pytest.mark.parametrize(
