@@ -137,7 +137,9 @@ def _without_page_breaks(text: str) -> str:
 
 DOUBLE_ENCODED = ("the file is UTF-8 that was read as cp1252 and saved again (“â€™” for “’”): "
                   "read as it was meant")
-_MOJIBAKE_MARKS = ("â€", "Ã", "Â")  # how ’ “ ” —, é à …, and ® ™ look once encoded twice
+# the first letter of ’ “ ” — ™ (â€), é à (Ã) and ® (Â) once encoded twice (single
+# characters: their test is a tenth of the pairs')
+_MOJIBAKE_MARKS = ("â", "Ã", "Â")
 
 
 def _c1_as_bytes(error: UnicodeError) -> tuple[bytes, int]:
