@@ -156,11 +156,26 @@ def _c1_as_bytes(error: UnicodeError) -> tuple[bytes, int]:
 codecs.register_error("rulesdb-c1", _c1_as_bytes)
 
 
+def _marks_a_double_encoding(text: str, mark: str) -> bool:
+    """Whether `mark` is somewhere followed by what a UTF-8 continuation byte reads as in
+    cp1252 ("€" of "â€", not the "n" of "Dandân")."""
+    at = text.find(mark)
+    while at != -1:
+        follower = text[at + 1:at + 2]
+        try:
+            if follower and 0x80 <= follower.encode("cp1252", errors="rulesdb-c1")[0] <= 0xBF:
+                return True
+        except UnicodeError:
+            pass
+        at = text.find(mark, at + 1)
+    return False
+
+
 def _undo_double_encoding(text: str) -> str | None:
     """`text` before a tool read its UTF-8 bytes as cp1252 and saved the result as UTF-8, or
     None when it was not so (a text with a character of neither reading, as a real curly
     quote, cannot be)."""
-    if not any(mark in text for mark in _MOJIBAKE_MARKS):
+    if not any(_marks_a_double_encoding(text, mark) for mark in _MOJIBAKE_MARKS):
         return None
     try:
         # the byte-order mark read and saved along with the rest
