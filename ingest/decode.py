@@ -23,6 +23,11 @@ _PAGE_BREAKS = "\f\v"
 _INVISIBLE = "\u200b\u200c\u200d\u2060\ufeff\u00ad"
 _DROP_INVISIBLE = dict.fromkeys(map(ord, _INVISIBLE))
 INVISIBLE = "invisible characters (zero-width spaces, soft hyphens) removed"
+DOUBLE_ENCODED = ("the file is UTF-8 that was read as cp1252 and saved again (“â€™” for “’”): "
+                  "read as it was meant")
+# the first letter of ’ “ ” — ™ (â€), é à (Ã) and ® (Â) once encoded twice (single
+# characters: their test costs a thirtieth of the pairs')
+_MOJIBAKE_MARKS = ("â", "Ã", "Â")
 # other formats the rules are published in, told by their first bytes
 _DOCUMENT_FORMATS = (
     (b"%PDF-", "a PDF document"),
@@ -133,13 +138,6 @@ def _without_page_breaks(text: str) -> str:
         if kept or kept == line:
             lines.append(kept.replace("\f", "\n").replace("\v", "\n"))
     return "\n".join(lines)
-
-
-DOUBLE_ENCODED = ("the file is UTF-8 that was read as cp1252 and saved again (“â€™” for “’”): "
-                  "read as it was meant")
-# the first letter of ’ “ ” — ™ (â€), é à (Ã) and ® (Â) once encoded twice (single
-# characters: their test is a tenth of the pairs')
-_MOJIBAKE_MARKS = ("â", "Ã", "Â")
 
 
 def _c1_as_bytes(error: UnicodeError) -> tuple[bytes, int]:
