@@ -51,7 +51,7 @@ _DATE = re.compile(
 _HEADING_MAX = 60
 # Keyword names may end with "!" ("For Mirrodin!"), so "!" alone does not make a sentence.
 _SENTENCE_MARK = re.compile(r"[.:;?]\s|[.:;?”\"]$")
-_HTML = re.compile(r"<(?:!doctype\s+html|html|head|body)\b", re.IGNORECASE)
+_HTML = re.compile(r"\s*<(?:!doctype\s+html|html|head|body)", re.IGNORECASE)
 _COMPLETE_END = re.compile(r"[.!?)\]”\"’]$")
 
 @dataclass(slots=True)
@@ -146,10 +146,15 @@ def _body_start(lines: list[Line]) -> int:
     return numbered
 
 
+def looks_like_html(text: str) -> bool:
+    """Whether `text` opens as a web page does (a doctype, or an html, head or body tag)."""
+    return _HTML.match(text) is not None
+
+
 def _not_a_cr(lines: list[Line]) -> str:
     """Why a text with no numbered rule is refused (a saved web page is said to be one)."""
-    first = next((line.strip() for _, line in lines if line.strip()), "")
-    if _HTML.match(first):
+    first = next((line for _, line in lines if line.strip()), "")
+    if looks_like_html(first):
         return "a web page (HTML), not a Comprehensive Rules text file"
     return "no numbered rule found: not a Comprehensive Rules text file"
 

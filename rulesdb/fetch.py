@@ -22,6 +22,7 @@ import click
 
 from .add import Added, AddReport, Source, add_sources, file_date
 from .errors import InputError
+from .ingest.cr_text import looks_like_html
 
 MEDIA_URL = "https://media.wizards.com"
 RULES_PAGE = "https://magic.wizards.com/en/rules"
@@ -35,7 +36,6 @@ _LINK = re.compile(
     r"""|(?P<bare>[^"'\s<>]*MagicCompRules[^"'\s<>]*?\.txt)""")
 # what may stand in a URL as it is; anything else (a space) is percent-encoded
 _URL_SAFE = ":/?#[]@!$&'()*+,;=%~"
-_HTML = re.compile(rb"^\s*(?:<!doctype\s+html|<html|<head|<body)", re.IGNORECASE)
 
 
 class ReleaseNotFound(click.ClickException):
@@ -88,7 +88,7 @@ def download(url: str, limits: Limits = Limits(), text_only: bool = True) -> byt
         raise InputError(f"{url}: cannot connect: {exc.reason}") from None
     except TimeoutError:
         raise InputError(f"{url}: no answer within {limits.timeout:g} s") from None
-    if text_only and _HTML.match(data[:512].lstrip(b"\xef\xbb\xbf")):
+    if text_only and looks_like_html(data[:512].decode("utf-8", "replace").lstrip("\ufeff")):
         raise InputError(f"{url}: the server sent a web page, not a rules text file")
     return data
 
