@@ -54,6 +54,7 @@ _SENTENCE_MARK = re.compile(r"[.:;?]\s|[.:;?”\"]$")
 _HTML = re.compile(r"\s*<(?:!doctype\s+html|html|head|body)", re.IGNORECASE)
 _COMPLETE_END = re.compile(r"[.!?)\]”\"’]$")
 
+
 @dataclass(slots=True)
 class _Item:
     """A rule being assembled from its lines."""

@@ -160,16 +160,13 @@ def _decision(db: sqlite_utils.Database, doc_id: str, source: Source, doc: Docum
     if old is None:
         return "added", f"{doc_id}: added from {source.name}"
     stored = next(db["document_sources"].rows_where("document = ?", [doc_id]), None)
-    if old["sha256"] == hashlib.sha256(source.data).hexdigest():
+    same_bytes = old["sha256"] == hashlib.sha256(source.data).hexdigest()
+    text = None if same_bytes or stored is None else decode(zlib.decompress(stored["data"]))
+    if same_bytes or text == doc.text:
         return "unchanged", f"{doc_id}: already in the database with the same text; nothing done"
-    if stored is not None:
-        text = decode(zlib.decompress(stored["data"]))
-        if text == doc.text:
-            return "unchanged", (f"{doc_id}: already in the database with the same text; "
-                                 "nothing done")
-        if _same_content(text, doc):
-            return "unchanged", (f"{doc_id}: already in the database with the same rules and "
-                                 "glossary (only the layout of the file differs); nothing done")
+    if text is not None and _same_content(text, doc):
+        return "unchanged", (f"{doc_id}: already in the database with the same rules and "
+                             "glossary (only the layout of the file differs); nothing done")
     old_sections, old_glossary = _coverage(json.loads(old["covers"] or "[]"),
                                            bool(old["glossary_count"]))
     new_sections, new_glossary = _coverage(doc.meta.covers, bool(doc.glossary))
