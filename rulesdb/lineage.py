@@ -166,7 +166,7 @@ class _Matcher:
 
     def _order_similar(self, i: int, j: int) -> bool:
         """Words in much the same order too (bags of words alone match unrelated rules)."""
-        return _ratio(self.old.keys[i], self.new.keys[j]) >= MIN_ORDER_SIMILARITY
+        return key_ratio(self.old.keys[i], self.new.keys[j]) >= MIN_ORDER_SIMILARITY
 
     def _crosses_families(self, i: int, j: int) -> bool:
         """Either rule's parent is matched to another rule than the other's parent."""
@@ -303,15 +303,9 @@ def _pair_change(a: RuleRec, b: RuleRec, key_a: str, key_b: str,
                           citations_only)
         similarity = 0.99
     else:
-        similarity = round(_ratio(key_a, key_b), 3)
+        similarity = round(key_ratio(key_a, key_b), 3)
     return Change("edited" if same_number else "renumbered_edited", a.number, b.number,
                   min(similarity, 0.99))
-
-
-def _ratio(key_a: str, key_b: str) -> float:
-    """difflib's ratio of the words of two normalized texts (cached: a pair matched on its
-    word order is scored again as an edit)."""
-    return key_ratio(key_a, key_b) if key_a <= key_b else key_ratio(key_b, key_a)
 
 
 def _splits(src: Side, dst: Side, fwd: dict[int, int], rev: dict[int, int],

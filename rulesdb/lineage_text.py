@@ -101,7 +101,7 @@ def clear_caches() -> None:
     words_of.cache_clear()
     bag_of.cache_clear()
     word_tokens.cache_clear()
-    key_ratio.cache_clear()
+    _key_ratio.cache_clear()
     cited_numbers.cache_clear()
 
 
@@ -112,8 +112,12 @@ def ratio(a: list[str], b: list[str]) -> float:
     return SequenceMatcher(None, a, b, autojunk=False).ratio()
 
 
-@lru_cache(maxsize=1 << 14)  # a pair matched on word order is scored again as an edit
 def key_ratio(a: str, b: str) -> float:
-    """`ratio` of the words of two normalized texts (pass them in sorted order: the result
-    is the same either way, the cache is not)."""
+    """`ratio` of the words of two normalized texts, the same whichever comes first."""
+    return _key_ratio(a, b) if a <= b else _key_ratio(b, a)
+
+
+@lru_cache(maxsize=1 << 14)  # a pair matched on word order is scored again as an edit
+def _key_ratio(a: str, b: str) -> float:
+    """`key_ratio` of two texts in sorted order (one cache entry per pair)."""
     return ratio(words_of(a), words_of(b))

@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from rulesdb import lineage_text
 from rulesdb.lineage import RuleRec, Side, _anchors, _Matcher
 from rulesdb.lineage_side import RARE_CANDIDATES, RARE_DF, RARE_WORDS, Rarity, rare_pairs
 from rulesdb.lineage_text import key_ratio, ratio, word_tokens, words_of
@@ -132,7 +133,7 @@ def test_anchors_are_the_nearest_match_before(count, fwd):
     ("a b c", "c b a"), ("", "x"), ("same words", "same words"),
 ])
 def test_key_ratio_is_ratio_either_way(a, b):
-    key_ratio.cache_clear()
+    lineage_text.clear_caches()
     expected = ratio(words_of(a), words_of(b))
     assert key_ratio(a, b) == key_ratio(b, a) == expected == ratio(words_of(b), words_of(a))
 
