@@ -126,6 +126,11 @@ def one_by_one(db: Path, files: list[Path], bare: bool) -> None:
     storage(db)
 
 
+def _megabytes(files: list[Path]) -> float:
+    """The size of `files` in MB (of source, as the MB/s figures count it)."""
+    return sum(path.stat().st_size for path in files) / MB
+
+
 def _cpu() -> float:
     """CPU seconds of this process and of its reaped children (the layers' workers)."""
     own, children = resource.getrusage(resource.RUSAGE_SELF), \
@@ -135,7 +140,7 @@ def _cpu() -> float:
 
 def all_at_once(db: Path, files: list[Path]) -> float:
     """Add all files at once; the CPU seconds it took in all processes."""
-    total_bytes = sum(path.stat().st_size for path in files)
+    megabytes = _megabytes(files)
     cpu = _cpu()
     t0 = time.perf_counter()
     report = add_files(db, files)
@@ -145,7 +150,7 @@ def all_at_once(db: Path, files: list[Path]) -> float:
     rules = sum(a.counts.rules for a in report.added if a.counts)
     layers = ", ".join(f"{name} {s:.2f}" for name, s in report.layer_seconds.items())
     print(f"\n2. all {len(files)} files in one add into an empty database: {seconds:.2f} s, "
-          f"{total_bytes / MB / seconds:.2f} MB/s, {rules / seconds:.0f} rules/s; "
+          f"{megabytes / seconds:.2f} MB/s, {rules / seconds:.0f} rules/s; "
           f"database {db.stat().st_size / MB:.1f} MB ({db.stat().st_size / MB / len(files):.2f}"
           f" MB per edition)\n   CPU: {cpu:.2f} s in all processes, so at least "
           f"{cpu / cores:.2f} s of wall time on {cores} cores; layers (s): {layers}")
@@ -155,7 +160,7 @@ def all_at_once(db: Path, files: list[Path]) -> float:
 def layer_by_layer(tmp: Path, files: list[Path]) -> None:
     """MB/s of one add of all files into an empty database with ingest alone (parse, store,
     full-text search), then with each layer added in LAYERS order (median of 3 each)."""
-    megabytes = sum(path.stat().st_size for path in files) / MB
+    megabytes = _megabytes(files)
     every = dict(LAYERS)
     print("   the same add with the layers taken in turn (median of 3 runs each):")
     try:
@@ -256,7 +261,7 @@ def terms_floor(files: list[Path], cpu_all: float) -> None:
                          capture_output=True, text=True).stdout.split()
     count, warm, tokenizing = int(out[0]), float(out[1]), float(out[2])
     spacy = warm + tokenizing
-    megabytes = sum(path.stat().st_size for path in files) / MB
+    megabytes = _megabytes(files)
     cores = os.cpu_count() or 1
     allowed = megabytes / 5
     print(f"\n5. spaCy's share of adding the folder: importing it with its tokenizer and lemma "
