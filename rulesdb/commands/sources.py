@@ -49,9 +49,9 @@ def add(files: tuple[Path, ...], db_path: Path, replace: bool, doc_id: str | Non
     from ..add import add_files
 
     leave_quickly()
-    files = tuple(release_files(files))
-    with _progress(len(files), as_json) as step:
-        report = add_files(db_path, list(files), replace=replace, doc_id=doc_id, on_step=step)
+    paths = release_files(files)
+    with _progress(len(paths), as_json) as step:
+        report = add_files(db_path, paths, replace=replace, doc_id=doc_id, on_step=step)
     _show(report, db_path, as_json)
 
 
