@@ -52,6 +52,8 @@ _HEADING_MAX = 60
 # Keyword names may end with "!" ("For Mirrodin!"), so "!" alone does not make a sentence.
 _SENTENCE_MARK = re.compile(r"[.:;?]\s|[.:;?”\"]$")
 _HTML = re.compile(r"\s*<(?:!doctype\s+html|html|head|body)", re.IGNORECASE)
+# numbered rules after the Credits that make them a second release, not a stray line
+_SECOND_RELEASE_RULES = 3
 _COMPLETE_END = re.compile(r"[.!?)\]”\"’]$")
 
 
@@ -304,6 +306,22 @@ def _check_complete(
         raise ParseError(f"the document stops inside {last.kind} {last.number}", last_end)
 
 
+def _check_one_release(text: str, lines: list[Line], credits: int) -> None:
+    """Raise ParseError when numbered rules follow the Credits: a second release joined on
+    (`cat a.txt b.txt`), which would otherwise be kept as credits text and never read."""
+    numbered = [i for i in range(credits + 1, len(lines))
+                if (match := _rule_line(lines[i][1])) and match["rule"]]
+    if len(numbered) < _SECOND_RELEASE_RULES:
+        return
+    first = numbered[0]
+    # the last date printed before them: the first release's Credits may end with its own
+    dates = list(_DATE.finditer(text, lines[credits][0], lines[first][0]))
+    what = f"effective {dates[-1].group(1)}, " if dates else ""
+    raise ParseError(
+        f"a second rules text ({what}{len(numbered)} numbered rules) follows the Credits: "
+        "add each release from its own file", lines[first][0])
+
+
 def parse(data: bytes) -> Document:
     """The Document of a Comprehensive Rules text file (whole release or fragment)."""
     return parse_text(decode(data))
@@ -356,6 +374,7 @@ def parse_text(text: str) -> Document:
         stop = credits if credits is not None else len(lines)
         entries = parse_glossary(lines[glossary + 1 : stop], warnings)
     if credits is not None:
+        _check_one_release(text, lines, credits)
         chunk, span = _block(text, lines, credits, len(lines))
         parts.append(Part("credits", chunk, span))
 

@@ -13,6 +13,7 @@ import sqlite_utils
 from rulesdb.ingest.cr_text import parse
 from rulesdb.ingest.decode import decode
 from rulesdb.ingest.lossless import lossless_mismatch
+from rulesdb.ingest.model import ParseError
 
 from conftest import corpus_files, needs_corpus
 from test_add import EXPECTED_TEXTS, add, release, texts
@@ -188,3 +189,33 @@ def test_a_real_release_from_the_wild_parses_as_the_release(path, variant):
     assert _parsed(doc) == _parsed(plain)
     # a slip on every line is told a few times, then counted
     assert len(doc.warnings) <= len(plain.warnings) + 12, doc.warnings
+
+
+def test_two_releases_joined_in_one_file_are_refused(tmp_path):
+    first, second = release(), release("February 7, 2025")
+    result, db_path = add(tmp_path, (first + "\n" + second).encode(), "both.txt")
+    assert result.exit_code == 2
+    line = (first + "\n" + second).split("\n").index("100.1. These Magic rules apply to any "
+                                                      "Magic game with two or more players.", 60)
+    assert result.output.strip() == (
+        f"Error: both.txt: line {line + 1}, column 1: a second rules text (effective February 7, "
+        "2025, 7 numbered rules) follows the Credits: add each release from its own file")
+    assert not db_path.exists()
+
+
+def test_a_numbered_line_or_two_in_the_credits_is_credits_text(tmp_path):
+    credits = "Credits\n\n100.1. A stray line.\n702.19a Another one.\n"
+    result, db_path = add(tmp_path, release(**{"Credits\n\n": credits}).encode())
+    assert result.exit_code == 0, result.output
+    _, plain_db = add(tmp_path, release().encode(), "plain.txt", db=tmp_path / "plain.db")
+    assert texts(db_path, "cr-2025-06-06") == texts(plain_db, "cr-2025-06-06")
+
+
+@needs_corpus
+def test_real_releases_joined_in_one_file_are_refused():
+    first, *_, last = corpus_files()
+    joined = decode(first.read_bytes()) + "\r\n" + decode(last.read_bytes())
+    printed = re.search(r"as of (.+?)\.?$", parse(last.read_bytes()).meta.date_text)[1]
+    with pytest.raises(ParseError, match=rf"a second rules text \(effective {printed}, \d+ "
+                       "numbered rules\\)"):
+        parse(joined.encode())
