@@ -4,9 +4,11 @@ What text editors and old tools leave in plain-text files is read as they show i
 end-of-file mark (Ctrl-Z) closing the file is dropped, and so is a form feed or vertical
 tab (a page break) that opens or closes a line (a line of them goes as a whole); one inside
 a line ends it. Any other control character is binary content, refused with its byte
-offset; a PDF, Word, ZIP or RTF file is refused by name. A text that a tool read as cp1252
-while it was UTF-8, and saved again as UTF-8 ("It’s" became "Itâ€™s"), is read as meant;
-invisible characters (zero-width spaces, soft hyphens) are removed.
+offset; a PDF, Word, ZIP or RTF file is refused by name. Bytes that are not UTF-8 are
+cp1252, or Mac OS Roman when that reads the rules' curly quotes and dashes. A text that a
+tool read as cp1252 while it was UTF-8, and saved again as UTF-8 ("It’s" became
+"Itâ€™s"), is read as meant; invisible characters (zero-width spaces, soft hyphens) are
+removed.
 """
 
 from __future__ import annotations
@@ -28,6 +30,9 @@ DOUBLE_ENCODED = ("the file is UTF-8 that was read as cp1252 and saved again (�
 # the first letter of ’ “ ” — ™ (â€), é à (Ã) and ® (Â) once encoded twice (single
 # characters: their test costs a thirtieth of the pairs')
 _MOJIBAKE_MARKS = ("â", "Ã", "Â")
+# what the rules print beyond ASCII, in quotes, dashes, marks and lists
+_TYPOGRAPHIC = "’‘“”–—™®…•"
+MAC_ROMAN = "the file is in Mac OS Roman (a classic Mac text file): read as such"
 # other formats the rules are published in, told by their first bytes
 _DOCUMENT_FORMATS = (
     (b"%PDF-", "a PDF document"),
@@ -66,15 +71,35 @@ def _sniff(data: bytes) -> tuple[str, bytes] | None:
 
 def detect_encoding(data: bytes) -> str:
     """The encoding of `data`: from a byte-order mark, else UTF-16 by its zero bytes,
-    else UTF-8 when it decodes, else cp1252."""
+    else UTF-8 when it decodes, else cp1252 or Mac OS Roman (see `_single_byte`)."""
     sniffed = _sniff(data)
     if sniffed is not None:
         return sniffed[0]
     try:
         data.decode("utf-8")
     except UnicodeDecodeError:
-        return "cp1252"
+        return _single_byte(data)[0]
     return "utf-8"
+
+
+def _single_byte(data: bytes) -> tuple[str, str]:
+    """(encoding, text) of bytes that are not UTF-8: cp1252 (Windows), or Mac OS Roman
+    when that reads more of the typographic marks the rules print (’ “ ” – — ™ ® …): a
+    classic Mac file's curly quotes read as cp1252 letters ("donÕt", “ÒTrampleÓ”).
+    Raises UnicodeDecodeError when neither decodes (Mac OS Roman decodes any bytes)."""
+    try:
+        windows = data.decode("cp1252")
+    except UnicodeDecodeError:
+        windows = None
+    mac = data.decode("mac_roman")
+    if windows is None or _marks(mac) > _marks(windows):
+        return "mac_roman", mac
+    return "cp1252", windows
+
+
+def _marks(text: str) -> int:
+    """How many of the typographic marks the rules print `text` holds."""
+    return sum(text.count(mark) for mark in _TYPOGRAPHIC)
 
 
 def decode(data: bytes, notes: list[str] | None = None) -> str:
@@ -99,11 +124,9 @@ def decode(data: bytes, notes: list[str] | None = None) -> str:
         if sniffed is not None:
             raise ParseError(f"cannot decode as {encoding}: {exc.reason}",
                              len(bom) + exc.start) from None
-        encoding = "cp1252"
-        try:
-            text = data.decode(encoding)
-        except UnicodeDecodeError as exc:
-            raise ParseError(f"cannot decode as {encoding}: {exc.reason}", exc.start) from None
+        encoding, text = _single_byte(data)
+        if encoding == "mac_roman" and notes is not None:
+            notes.append(MAC_ROMAN)
     if text.endswith("\x1a"):  # DOS end-of-file mark
         text = text.rstrip("\x1a")
     binary = _CONTROL.search(text)

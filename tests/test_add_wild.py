@@ -11,7 +11,7 @@ import pytest
 import sqlite_utils
 
 from rulesdb.ingest.cr_text import parse
-from rulesdb.ingest.decode import decode
+from rulesdb.ingest.decode import MAC_ROMAN, decode
 from rulesdb.ingest.lossless import lossless_mismatch
 from rulesdb.ingest.model import ParseError
 
@@ -68,6 +68,8 @@ WILD = {
         lambda t: t.replace("\n", "\r\r\n").encode(), "the glossary is double-spaced"),
     "double-spaced with LF": (
         lambda t: t.replace("\n", "\n\n").encode("utf-8-sig"), "the glossary is double-spaced"),
+    "Mac OS Roman with CR line ends (a classic Mac file)": (
+        lambda t: t.replace("\n", "\r").encode("mac_roman"), "the file is in Mac OS Roman"),
     "Ctrl-Z closing the file": (lambda t: t.replace("\n", "\r\n").encode("cp1252") + b"\x1a",
                                 None),
     "page breaks before chapters and a line of them": (
@@ -219,3 +221,16 @@ def test_real_releases_joined_in_one_file_are_refused():
     with pytest.raises(ParseError, match=rf"a second rules text \(effective {printed}, \d+ "
                        "numbered rules\\)"):
         parse(joined.encode())
+
+
+@needs_corpus
+@pytest.mark.parametrize("path", corpus_files(), ids=lambda p: p.name)
+def test_a_real_release_saved_on_a_classic_mac_reads_as_the_release(path):
+    text = decode(path.read_bytes())
+    try:
+        mac = text.replace("\n", "\r").encode("mac_roman")
+    except UnicodeEncodeError as exc:
+        pytest.skip(f"holds {exc.object[exc.start]!r}, which Mac OS Roman lacks")
+    notes = []
+    assert decode(mac, notes) == text
+    assert notes == ([] if text.isascii() else [MAC_ROMAN])
