@@ -1,8 +1,9 @@
 """`rulesdb fetch`: download a Comprehensive Rules release from Wizards of the Coast and add it.
 
-Release files live at MEDIA/YYYY/downloads/MagicCompRules%20YYYYMMDD.txt (the date of the file's
-name); the current one is linked from the rules page. Downloads have a total time limit and a
-size cap, HTML is refused, and the text must parse as a CR before anything is written.
+Release files live at MEDIA/YYYY/downloads/MagicCompRules%20YYYYMMDD.txt (the date of the
+file's name; older ones elsewhere, see `release_urls`); the current one is linked from the
+rules page. Downloads have a total time limit and a size cap, HTML is refused, and the text
+must parse as a CR before anything is written.
 """
 
 from __future__ import annotations
@@ -52,9 +53,30 @@ class Limits:
     max_bytes: int = MAX_BYTES
 
 
+# Where Wizards has put release files, newest first, with the date (of the file name) from
+# which each was in use: MagicCompRules_20160930.txt under /2016/docs/, MagicCompRules_2014…
+# under /images/magic/tcg/resources/rules/ (as links to them in public code show).
+_ADDRESSES = (
+    (date(2017, 8, 1), "{year}/downloads/MagicCompRules%20{day}.txt"),
+    (date(2017, 1, 1), "{year}/downloads/MagicCompRules_{day}.txt"),
+    (date(2015, 1, 1), "{year}/docs/MagicCompRules_{day}.txt"),
+    (date.min, "images/magic/tcg/resources/rules/MagicCompRules_{day}.txt"),
+)
+
+
 def release_url(day: date, media_url: str = MEDIA_URL) -> str:
-    """The address of the release whose file name carries `day`."""
-    return f"{media_url.rstrip('/')}/{day.year}/downloads/MagicCompRules%20{day:%Y%m%d}.txt"
+    """The address of the release whose file name carries `day`, where files of that date
+    were put."""
+    return release_urls(day, media_url)[0]
+
+
+def release_urls(day: date, media_url: str = MEDIA_URL) -> list[str]:
+    """Every address the release of `day` may have: where files of its date were put
+    first, then the other places Wizards has used, newest first."""
+    base = media_url.rstrip("/")
+    paths = [path.format(year=day.year, day=f"{day:%Y%m%d}") for _, path in _ADDRESSES]
+    era = next(at for at, (since, _) in enumerate(_ADDRESSES) if day >= since)
+    return [f"{base}/{path}" for path in [paths[era], *paths[:era], *paths[era + 1:]]]
 
 
 def web_address(url: str) -> str:
@@ -124,8 +146,24 @@ def fetch(db_path: Path, day: date | None = None, *, media_url: str = MEDIA_URL,
           doc_id: str | None = None,
           on_added: Callable[[Added], None] | None = None) -> tuple[str, AddReport]:
     """Download the release of `day` (else the latest) and add it; (url, report)."""
-    url = web_address(release_url(day, media_url) if day else latest_url(rules_page, limits))
-    data = download(url, limits)
+    if day:
+        url, data = _download_release(day, media_url, limits)
+    else:
+        url = web_address(latest_url(rules_page, limits))
+        data = download(url, limits)
     source = Source(unquote(url.rsplit("/", 1)[-1]), data, url)
     return url, add_sources(db_path, [source], replace=replace, doc_id=doc_id,
                             on_added=on_added)
+
+
+def _download_release(day: date, media_url: str, limits: Limits) -> tuple[str, bytes]:
+    """(address, body) of the release of `day`, from the first of its addresses the server
+    has; ReleaseNotFound naming them all when it has none."""
+    missing = []
+    for url in release_urls(day, media_url):
+        try:
+            return url, download(url, limits)
+        except ReleaseNotFound as exc:
+            missing.append(exc.message)
+    raise ReleaseNotFound(f"no release file dated {day} at any address Wizards has used: "
+                          + "; ".join(missing))

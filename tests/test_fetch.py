@@ -7,6 +7,7 @@ import json
 import threading
 import time
 from collections.abc import Iterator
+from datetime import date
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
@@ -45,6 +46,16 @@ ROUTES: dict[str, tuple[int, str, bytes, float, bool]] = {
                                                       b"Just some text.\r\n", 0, True),
     "/2025/downloads/MagicCompRules%2020250107.txt": (500, "text/plain", b"oops", 0, True),
 }
+# older releases where Wizards put them (and one not where its date says)
+OLD_RELEASES = {
+    "2017-07-07": "/2017/downloads/MagicCompRules_20170707.txt",
+    "2016-09-30": "/2016/docs/MagicCompRules_20160930.txt",
+    "2014-07-18": "/images/magic/tcg/resources/rules/MagicCompRules_20140718.txt",
+    "2018-01-19": "/2018/downloads/MagicCompRules_20180119.txt",
+}
+for _day, _path in OLD_RELEASES.items():
+    _printed = f"{date.fromisoformat(_day):%B} {date.fromisoformat(_day).day}, {_day[:4]}"
+    ROUTES[_path] = (200, "text/plain", release(_printed).encode("cp1252"), 0, True)
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -81,8 +92,6 @@ def fetch(server: str, db, *args: str):
 
 
 def test_release_url():
-    from datetime import date
-
     assert release_url(date(2025, 6, 6)) == (
         "https://media.wizards.com/2025/downloads/MagicCompRules%2020250606.txt")
 
@@ -99,6 +108,29 @@ def test_fetch_a_date(server, tmp_path):
     row = sqlite_utils.Database(db)["documents"].get("cr-2025-06-06")
     assert (row["file"], row["file_date"]) == ("MagicCompRules 20250606.txt", "2025-06-06")
     assert row["source"].endswith(f"added from {url}")
+
+
+@pytest.mark.parametrize("day", list(OLD_RELEASES))
+def test_fetch_an_older_release_where_wizards_put_it(server, tmp_path, day):
+    db = tmp_path / "rules.db"
+    result = fetch(server, db, "--date", day, "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["url"] == f"{server}{OLD_RELEASES[day]}"
+    row = sqlite_utils.Database(db)["documents"].get(f"cr-{day}")
+    assert (row["file"], row["file_date"]) == (OLD_RELEASES[day].rsplit("/", 1)[1], day)
+
+
+def test_a_missing_release_names_every_address_tried(server, tmp_path):
+    result = fetch(server, tmp_path / "rules.db", "--date", "2016-02-03")
+    assert result.exit_code == 1
+    assert result.output == (
+        "Error: no release file dated 2016-02-03 at any address Wizards has used: "
+        f"{server}/2016/docs/MagicCompRules_20160203.txt: HTTP 404 Not Found; "
+        f"{server}/2016/downloads/MagicCompRules%2020160203.txt: HTTP 404 Not Found; "
+        f"{server}/2016/downloads/MagicCompRules_20160203.txt: HTTP 404 Not Found; "
+        f"{server}/images/magic/tcg/resources/rules/MagicCompRules_20160203.txt: HTTP 404 "
+        "Not Found\n")
 
 
 def test_fetch_latest_follows_the_newest_link_of_the_rules_page(server, tmp_path):

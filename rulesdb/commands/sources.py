@@ -57,7 +57,8 @@ def add(files: tuple[Path, ...], db_path: Path, replace: bool, doc_id: str | Non
 
 @click.command()
 @click.option("--date", "day", type=click.DateTime(["%Y-%m-%d"]),
-              help="The date in the release's file name (MagicCompRules YYYYMMDD.txt).")
+              help="The date in the release's file name (MagicCompRules YYYYMMDD.txt); older "
+                   "releases are looked for where Wizards put them then.")
 @click.option("--latest", is_flag=True,
               help="The release linked from the rules page (the default).")
 @db_option
