@@ -15,6 +15,7 @@ import os
 import re
 import shutil
 import sqlite3
+import sys
 import time
 import zlib
 from collections.abc import Callable
@@ -88,8 +89,14 @@ def file_date(name: str) -> str | None:
     return None
 
 
+STDIN = "(standard input)"  # the name of a release read from "-"
+
+
 def read_source(path: Path) -> Source:
-    """The bytes of a file given on the command line; InputError when it cannot be read."""
+    """The bytes of a file given on the command line ("-" for standard input, as in
+    `curl … | rulesdb add -`); InputError when it cannot be read."""
+    if str(path) == "-":
+        return Source(STDIN, sys.stdin.buffer.read(), "standard input")
     try:
         return Source(path.name, path.read_bytes(), str(path.resolve()))
     except OSError as exc:

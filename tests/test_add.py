@@ -352,3 +352,17 @@ def test_a_folder_without_txt_files_is_refused(tmp_path):
     assert result.exit_code == 2
     assert result.output.strip() == f"Error: {tmp_path / 'empty'}: no .txt file in this folder"
     assert not (tmp_path / "rules.db").exists()
+
+
+def test_a_release_is_read_from_standard_input(tmp_path):
+    db_path = tmp_path / "rules.db"
+    result = CliRunner().invoke(cli, ["add", "-", "--db", str(db_path), "--json"],
+                                input=release().replace("\n", "\r\n").encode("utf-16"))
+    assert result.exit_code == 0, result.output
+    assert [(d["file"], d["id"], d["action"]) for d in json.loads(result.output)["documents"]] \
+        == [("(standard input)", "cr-2025-06-06", "added")]
+    row = sqlite_utils.Database(db_path)["documents"].get("cr-2025-06-06")
+    assert row["source"].endswith("added from standard input")
+    bad = CliRunner().invoke(cli, ["add", "-", "--db", str(db_path)], input=b"Just text.\n")
+    assert bad.exit_code == 2
+    assert bad.output.startswith("Error: (standard input): line 1, column 1: no numbered rule")

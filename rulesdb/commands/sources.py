@@ -38,13 +38,15 @@ def add(files: tuple[Path, ...], db_path: Path, replace: bool, doc_id: str | Non
     same text again does nothing; a more complete source of an edition replaces a partial
     one; other differences need --replace. All files are added in one transaction: any
     error leaves the database as it was. The database is created when missing. A folder
-    stands for the .txt files directly in it.
+    stands for the .txt files directly in it, "-" for standard input.
 
     Example:
 
         rulesdb add MagicCompRules-2023-10-13.txt "MagicCompRules 20250606.txt"
 
         rulesdb add ../shared/corpus/cr/
+
+        curl -s "$RELEASE_URL" | rulesdb add -
     """
     from ..add import add_files
 
