@@ -3,11 +3,17 @@
 The site is Datasette with the metadata of metadata.yml (shipped in the package as
 rulesdb/site/metadata.yml, a link to the one at the project root), the plugin of
 rulesdb.site.plugin and the templates of rulesdb/templates; the database is opened
-immutable, with a time limit on every SQL query.
+immutable, with a time limit on every SQL query. `rulesdb add` and `fetch` replace the
+database file as a whole: the site notices at its next request and serves the new file
+(`Reloading`), so what was added shows without a restart.
 """
 
 from __future__ import annotations
 
+import asyncio
+import os
+import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -69,11 +75,67 @@ def ensure_database(db_path: Path, sources: Path) -> bool:
     return True
 
 
-def run(ds: Any, host: str, port: int) -> None:
-    """Serve `ds` with uvicorn until interrupted."""
-    import asyncio
+# how long the Datasette a replaced file was served by keeps its threads for the requests
+# it is still answering (beyond any query's time limit)
+RETIRE_AFTER = 60.0
 
+
+def _stamp(path: Path) -> tuple[int, int, int] | None:
+    """What tells one file at `path` from the file that replaces it; None when none is."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return info.st_ino, info.st_size, info.st_mtime_ns
+
+
+class Reloading:
+    """The rules site of `db_path` as an ASGI app, made anew by `make` (a Datasette for the
+    path) when the file is replaced: an immutable database's connections keep reading the
+    file they opened, so the new file needs a new Datasette. The old one keeps its threads
+    RETIRE_AFTER seconds for the requests it is answering."""
+
+    def __init__(self, db_path: Path, make: Callable[[Path], Any] = make_datasette,
+                 on_reload: Callable[[Path], None] | None = None) -> None:
+        self.path = Path(db_path)
+        self.make = make
+        self.on_reload = on_reload
+        self.stamp: tuple[int, int, int] | None = None
+        self.ds: Any = None
+        self.app: Any = None
+        self.lock = asyncio.Lock()
+
+    async def load(self) -> None:
+        """Serve the file now at the path (its Datasette started)."""
+        stamp = _stamp(self.path)
+        ds = self.make(self.path)
+        await ds.invoke_startup()
+        old, self.ds, self.app, self.stamp = self.ds, ds, ds.app(), stamp
+        if old is not None:
+            asyncio.get_running_loop().call_later(RETIRE_AFTER, old.executor.shutdown, False)
+            if self.on_reload is not None:
+                self.on_reload(self.path)
+
+    async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
+        if self.app is None or (scope["type"] == "http" and self._replaced()):
+            async with self.lock:
+                if self.app is None or self._replaced():
+                    await self.load()
+        await self.app(scope, receive, send)
+
+    def _replaced(self) -> bool:
+        stamp = _stamp(self.path)
+        return stamp is not None and stamp != self.stamp
+
+
+def _told(path: Path) -> None:
+    print(f"{path} was replaced: serving the new file", file=sys.stderr, flush=True)
+
+
+def run(db_path: Path, host: str, port: int) -> None:
+    """Serve the rules site of `db_path` with uvicorn until interrupted."""
     import uvicorn
 
-    asyncio.run(ds.invoke_startup())
-    uvicorn.run(ds.app(), host=host, port=port, log_level="warning", lifespan="on", workers=1)
+    site = Reloading(db_path, on_reload=_told)
+    asyncio.run(site.load())  # errors in the metadata or plugin surface before serving
+    uvicorn.run(site, host=host, port=port, log_level="warning", lifespan="on", workers=1)

@@ -21,17 +21,17 @@ from ..cliutil import db_option, default_sources, echo_json, json_option
 def serve(db_path: Path, host: str, port: int, sources: Path | None, as_json: bool) -> None:
     """Serve the rules site with Datasette, building the database first when it is missing.
 
-    Read-only: the database is opened immutable and every query has a time limit.
+    Read-only: the database is opened immutable and every query has a time limit. When
+    `rulesdb add` or `fetch` replaces the database, the next request serves the new one.
     With --json, prints one line {"url", "db", "built"} before serving.
 
     Example:
 
         rulesdb serve --db /tmp/rules.db --port 8001
     """
-    from ..serve import ensure_database, make_datasette, run
+    from ..serve import ensure_database, run
 
     built = ensure_database(db_path, sources or default_sources())
-    ds = make_datasette(db_path)
     url = f"http://{host}:{port}/"
     if as_json:
         echo_json({"url": url, "db": str(db_path), "built": built})
@@ -39,7 +39,7 @@ def serve(db_path: Path, host: str, port: int, sources: Path | None, as_json: bo
         if built:
             click.echo(f"built {db_path}")
         click.echo(f"rules site: {url}  (Ctrl-C stops it)")
-    run(ds, host, port)
+    run(db_path, host, port)
 
 
 COMMANDS = [serve]
