@@ -36,6 +36,7 @@ from .layers import LAYERS
 from .layers.run import Background, feed_parsed, run_layers, warm_up
 from .schema import OutdatedSchema, ensure_schema
 from .store import StoredCounts, save_document
+from .writelock import writing
 
 LICENSE = ("© Wizards of the Coast LLC; reproduced for reference under the Wizards of the Coast "
            "Fan Content Policy")
@@ -243,7 +244,9 @@ def add_sources(db_path: Path, sources: list[Source], *, replace: bool = False,
     with collector_paused():
         workers = warm_up()  # the layers' worker imports spaCy while the sources are parsed
         try:
-            return _add(db_path, sources, replace, doc_id, on_added, step, started, workers)
+            with writing(db_path):  # another add would drop this one's editions
+                return _add(db_path, sources, replace, doc_id, on_added, step, started,
+                            workers)
         finally:
             for worker in workers.values():
                 worker.cancel()

@@ -24,6 +24,7 @@ from .layers.run import Background, run_layers, warm_up
 from .schema import ensure_schema
 from .store import StoredCounts, save_document
 from .trace.run import scanned_engines, trace_tree
+from .writelock import writing
 
 PARSERS = ("cr_text", "cr_flat", "rulings", "rulebook_print", "rulebook_web")
 
@@ -77,7 +78,8 @@ def build(
     with collector_paused():
         workers = warm_up()  # the terms layer's worker imports spaCy while sources are parsed
         try:
-            return _build(db_path, sources_dir, catalog_path, on_document, workers)
+            with writing(db_path):  # it keeps what was added: no add may run meanwhile
+                return _build(db_path, sources_dir, catalog_path, on_document, workers)
         finally:
             for worker in workers.values():
                 worker.cancel()

@@ -32,11 +32,13 @@ def trace(path: Path, engine_name: str | None, edition: str | None, db_path: Pat
         rulesdb trace ~/src/forge --engine forge --json
     """
     from ..trace.run import trace_tree
+    from ..writelock import writing
 
     open_db(db_path).close()
-    _ensure_tables(db_path)
-    conn = sqlite3.connect(db_path)
-    traced = trace_tree(conn, path, engine_name, edition)
+    with writing(db_path):  # an add meanwhile would put back the database without these rows
+        _ensure_tables(db_path)
+        conn = sqlite3.connect(db_path)
+        traced = trace_tree(conn, path, engine_name, edition)
     items, result, chosen, seconds = traced.items, traced.result, traced.edition, traced.seconds
     rows = [{"file": c.file, "line": c.line, "function": c.function, "cited": c.cited,
              "number": c.number, "rule": v.rule, "status": v.status, "suggestion": v.suggestion}
