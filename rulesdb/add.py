@@ -260,7 +260,7 @@ def _add(db_path: Path, sources: list[Source], replace: bool, doc_id: str | None
         doc = parse_release(source)
         parsed.append((source, doc, edition_id(doc, source, doc_id)))
         step(f"parsed {source.name}")
-    feed_parsed(workers, [doc for _, doc, _ in parsed])
+    feed_parsed(workers, [doc for _, doc, _ in parsed], db_path)
     report = AddReport(created=not db_path.exists())
     db_path.parent.mkdir(parents=True, exist_ok=True)
     # Work on a copy put in place at the end: layers may commit on their own, so one

@@ -20,7 +20,7 @@ from .fts import ensure_fts
 from .ingest.decode import decode
 from .ingest.model import Document, ParseError
 from .layers import LAYERS
-from .layers.run import Background, run_layers, warm_up
+from .layers.run import Background, feed_parsed, run_layers, warm_up
 from .schema import ensure_schema
 from .store import StoredCounts, save_document
 from .trace.run import scanned_engines, trace_tree
@@ -97,6 +97,10 @@ def _build(db_path: Path, sources_dir: Path, catalog_path: Path | None,
         doc = parse_source(entry, data, sources_dir / entry.file)
         parsed.append((entry, doc, time.perf_counter() - t0))
     kept, report = _previously_added(db_path), BuildReport()
+    # the worker tokenizes while the documents are stored, reading the tokens the old
+    # database kept of them
+    feed_parsed(workers, [doc for _, doc, _ in parsed] + [doc for _, _, doc, _ in kept],
+                db_path)
     engines = scanned_engines(db_path)
     db_path.parent.mkdir(parents=True, exist_ok=True)
     temp_path = db_path.with_name(f".{db_path.name}.building-{os.getpid()}")

@@ -248,6 +248,11 @@ TABLES: dict[str, dict[str, Any]] = {
         ],
     },
     # terms layer (rulesdb/layers/terms.py): glossary terms used in rule and example texts
+    # the terms layer's tokens of each text, so that none is tokenized twice
+    # (rulesdb/layers/token_cache.py)
+    "token_cache": {"columns": {"digest": int, "length": int, "bounds": bytes},
+                    "pk": "digest"},
+    "token_cache_version": {"columns": {"tokenizer": str}, "pk": "tokenizer"},
     "term_mentions": {
         "columns": {
             "id": int,
@@ -334,7 +339,7 @@ LAYER_TABLES: dict[str, list[str]] = {
     "references": ["references"],
     "keywords": ["keywords"],
     "lineage": ["alignments", "lineages", "concept_links"],
-    "terms": ["term_mentions"],
+    "terms": ["term_mentions", "token_cache", "token_cache_version"],
     "enforcement": ["engines", "engine_citations"],
 }
 

@@ -22,6 +22,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 import sqlite_utils
@@ -46,13 +47,14 @@ class Split:
     # files (`finish` takes either form)
     ship: Callable[[Any, str], Any] | None = None
     # what the worker can start on as soon as the documents are parsed: `early` run there on
-    # `sample(documents)` (it only fills the worker's caches: `find` does the same without)
-    sample: Callable[[list[Document]], Any] | None = None
+    # `sample(documents, database path)` (it only fills the worker's caches: `find` does the
+    # same without)
+    sample: Callable[[list[Document], Path | None], Any] | None = None
     early: Callable[[Any], None] | None = None
 
 
 SPLITS = {"terms": Split(terms.compute, ("references",), terms.prepare, terms.find_all,
-                         terms.finish, term_matcher.warm_up, terms.spool, terms.texts_of,
+                         terms.finish, term_matcher.warm_up, terms.spool, terms.sample,
                          terms.prime)}
 
 
@@ -214,13 +216,14 @@ def warm_up() -> dict[str, Background]:
     return {name: Background(split.warm) for name, split in SPLITS.items()}
 
 
-def feed_parsed(workers: dict[str, Background], documents: list[Document]) -> None:
+def feed_parsed(workers: dict[str, Background], documents: list[Document],
+                db_path: Path | None = None) -> None:
     """Give the workers (from `warm_up`) what they can start on while `documents`, parsed,
-    are being stored."""
+    are being stored into (a copy of) the database at `db_path` (None: a new one)."""
     for name, split in SPLITS.items():
         work = workers.get(name)
         if work is not None and work.pid is not None and split.sample and split.early:
-            work.feed(split.early, split.sample(documents))
+            work.feed(split.early, split.sample(documents, db_path))
 
 
 def run_layers(db: sqlite_utils.Database, doc_ids: list[str],

@@ -117,15 +117,39 @@ def _tokens(doc: Any, text: str) -> list[tuple[int, int, str, str]]:
 
 class Lexicon:
     """The distinct token texts met so far, each with a word id: its lower-case form and lemma
-    (lists indexed by word id) and whether it is a word at all (not "-" nor whitespace)."""
+    (lists indexed by word id) and whether it is a word at all (not "-" nor whitespace).
+    Words come by spaCy's ORTH hash (texts tokenized here) or by their text (texts whose
+    tokens were kept, rulesdb.layers.token_cache): the same text has one id either way."""
 
     def __init__(self) -> None:
         self.strings = _tokenizer().vocab.strings
         self.hashes = np.empty(0, np.uint64)  # spaCy's ORTH hashes, sorted
         self.order = np.empty(0, np.int64)  # the word id of each sorted hash
+        self.ids: dict[str, int] = {}  # word id of each text
         self.lowers: list[str] = []
         self.lemmas: list[str] = []
         self.kept = np.empty(0, bool)
+
+    def _ids_of(self, words: list[str]) -> list[int]:
+        """The word id of each text, new ones added."""
+        ids, found = self.ids, []
+        new: list[str] = []
+        for word in words:
+            at = ids.get(word)
+            if at is None:
+                at = ids[word] = len(self.lowers) + len(new)
+                new.append(word)
+            found.append(at)
+        if new:
+            table, kept = _lemma_table(), []
+            for word in new:
+                lower = word.lower()
+                self.lowers.append(lower)
+                self.lemmas.append(table[lower])
+                # as _tokens: hyphens dropped so "face-down" matches "Face Down"
+                kept.append(not (word == "-" or word.isspace()))
+            self.kept = np.concatenate([self.kept, np.array(kept, bool)])
+        return found
 
     def word_ids(self, hashes: np.ndarray) -> np.ndarray:
         """The word id of each ORTH hash, new words added."""
@@ -136,20 +160,16 @@ class Lexicon:
         known[inside] = self.hashes[at[inside]] == unique[inside]
         new = unique[~known]
         if len(new):
-            table, first, kept = _lemma_table(), len(self.lowers), []
-            for key in new.tolist():
-                word = self.strings[key]
-                lower = word.lower()
-                self.lowers.append(lower)
-                self.lemmas.append(table[lower])
-                # as _tokens: hyphens dropped so "face-down" matches "Face Down"
-                kept.append(not (word == "-" or word.isspace()))
-            self.kept = np.concatenate([self.kept, np.array(kept, bool)])
+            ids = self._ids_of([self.strings[key] for key in new.tolist()])
             known_hashes = np.concatenate([self.hashes, new])
-            order = np.concatenate([self.order, np.arange(first, first + len(new))])
+            order = np.concatenate([self.order, np.array(ids, np.int64)])
             sort = np.argsort(known_hashes)
             self.hashes, self.order = known_hashes[sort], order[sort]
         return self.order[np.searchsorted(self.hashes, hashes)]
+
+    def text_ids(self, words: list[str]) -> np.ndarray:
+        """The word id of each word text, new words added."""
+        return np.array(self._ids_of(words), np.int64)
 
 
 @dataclass(frozen=True)

@@ -36,7 +36,8 @@ import json
 import os
 import re
 import sqlite3
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import sqlite_utils
@@ -44,6 +45,7 @@ import sqlite_utils
 from ..bulk import insert_tuples
 from ..ingest.model import Document
 from ..schema import ensure_schema
+from . import token_cache
 from .term_matcher import Lexicon, TermMatcher, Tokens, tokenize, tokens_of
 
 FAMILIES = {"comprehensive_rules": "cr", "rulings_summary": "cr", "rulebook": "rulebook"}
@@ -116,7 +118,7 @@ def compute(db: sqlite_utils.Database, doc_ids: list[str]) -> str:
 
 def prepare(db: sqlite_utils.Database, doc_ids: list[str]) -> list[Job]:
     """Read what finding the mentions of `doc_ids` needs (after the references layer)."""
-    ensure_schema(db, ["term_mentions"])
+    ensure_schema(db, ["term_mentions", "token_cache", "token_cache_version"])
     documents = [dict(zip(("id", "kind", "effective_date", "glossary_count"), row, strict=True))
                  for row in db.execute(
                      "SELECT id, kind, effective_date, glossary_count FROM documents")]
@@ -163,10 +165,28 @@ def _relinked(db: sqlite_utils.Database, documents: list[dict[str, Any]],
 
 @dataclass
 class _Tokenized:
-    """Texts tokenized ahead of `find_all`, by `prime`, and the Lexicon of their words."""
+    """Texts tokenized ahead of `find_all`, by `prime`, and the Lexicon of their words;
+    `fresh` the packed tokens of those tokenized here (not read from the token cache)."""
 
     lexicon: Lexicon
     tokens: dict[str, Tokens]
+    fresh: dict[str, bytes] = field(default_factory=dict)
+
+    def tokenize(self, texts: list[str]) -> None:
+        """Tokenize those of `texts` not tokenized yet."""
+        unseen = [text for text in dict.fromkeys(texts) if text not in self.tokens]
+        for text, tokens in zip(unseen, tokenize(unseen, self.lexicon), strict=True):
+            self.tokens[text] = tokens
+            packed = token_cache.pack(tokens)
+            if packed is not None:
+                self.fresh[text] = packed
+
+
+class Found(dict):
+    """What `find_all` found: per document id, its glossary's document and its mention rows
+    (COLUMNS); `tokens` the packed tokens of the texts it tokenized (for the token cache)."""
+
+    tokens: dict[str, bytes]
 
 
 _primed: list[_Tokenized] = []  # in a worker process: what `prime` tokenized
@@ -181,31 +201,40 @@ def texts_of(documents: list[Document]) -> list[str]:
     return list(dict.fromkeys(texts))
 
 
-def prime(texts: list[str]) -> None:
-    """Tokenize `texts` now: a worker is given them while the documents are being stored,
-    and `find_all` then finds them tokenized."""
+def sample(documents: list[Document], db_path: Path | None) -> token_cache.Sample:
+    """What a worker can tokenize while `documents` are stored into the database at
+    `db_path`: their texts (`texts_of`), with the tokens the database keeps of them."""
+    texts = texts_of(documents)
+    return token_cache.Sample(texts, token_cache.read(db_path, texts))
+
+
+def prime(texts: token_cache.Sample | list[str]) -> None:
+    """Tokenize `texts` now (those whose tokens are kept are read): a worker is given them
+    while the documents are being stored, and `find_all` then finds them tokenized."""
     if not _primed:
         _primed.append(_Tokenized(Lexicon(), {}))
-    lexicon, tokens = _primed[0].lexicon, _primed[0].tokens
-    unseen = [text for text in dict.fromkeys(texts) if text not in tokens]
-    tokens.update(zip(unseen, tokenize(unseen, lexicon), strict=True))
+    done = _primed[0]
+    if isinstance(texts, token_cache.Sample):
+        done.tokens.update(token_cache.unpack(
+            {text: packed for text, packed in texts.kept.items() if text not in done.tokens},
+            done.lexicon))
+        texts = texts.texts
+    done.tokenize(texts)
 
 
-def find_all(jobs: list[Job]) -> dict[str, tuple[str, list[tuple]]]:
+def find_all(jobs: list[Job]) -> Found:
     """Per document id, its glossary's document and its mention rows (COLUMNS)."""
     # editions repeat most of their texts: each distinct text is tokenized once, and
     # documents linked to the same names share a matcher and what it found in each text
     matchers: dict[tuple[tuple[int, str], ...], tuple[TermMatcher, dict]] = {}
-    if not jobs:
-        return {}
-    done = _primed[0] if _primed else _Tokenized(Lexicon(), {})
-    tokens, lexicon = done.tokens, done.lexicon
-    found = {}
+    found = Found()
+    done = _primed[0] if _primed else _Tokenized(Lexicon(), {}) if jobs else None
     for job in jobs:
         names = tuple(job.names)
         if names not in matchers:
             matchers[names] = (TermMatcher(names), {})
-        found[job.doc_id] = (job.source, _mentions(job, *matchers[names], tokens, lexicon))
+        found[job.doc_id] = (job.source, _mentions(job, *matchers[names], done))
+    found.tokens = dict(done.fresh) if done is not None else {}
     return found
 
 
@@ -222,9 +251,9 @@ SPOOL_TABLE = ", ".join(f"[{c}]" for c in COLUMNS)
 
 
 def spool(found: dict[str, tuple[str, list[tuple]]], folder: str) -> Spooled:
-    """`found` written to a new file in `folder`: the worker's way to hand over its rows.
-    Copied table to table, they cost the process writing the database a third of inserting
-    them from Python, and nothing is pickled."""
+    """`found` written to a new file in `folder` (its tokens in table `kept`): the worker's
+    way to hand over its rows. Copied table to table, they cost the process writing the
+    database a third of inserting them from Python, and nothing is pickled."""
     path = os.path.join(folder, "term_mentions.db")
     conn = sqlite3.connect(path)
     try:
@@ -237,6 +266,9 @@ def spool(found: dict[str, tuple[str, list[tuple]]], folder: str) -> Spooled:
                              f"({', '.join('?' * len(COLUMNS))})", rows)
             ranges[doc_id] = (source, seq + 1, seq + len(rows))
             seq += len(rows)
+        conn.execute("CREATE TABLE kept (digest INTEGER, length INTEGER, bounds BLOB)")
+        conn.executemany("INSERT INTO kept VALUES (?, ?, ?)",
+                         token_cache.rows(getattr(found, "tokens", {})))
         conn.commit()
     finally:
         conn.close()
@@ -246,7 +278,8 @@ def spool(found: dict[str, tuple[str, list[tuple]]], folder: str) -> Spooled:
 def finish(db: sqlite_utils.Database, doc_ids: list[str],
            found: dict[str, tuple[str, list[tuple]]] | Spooled) -> str:
     """Replace the stored mentions of `doc_ids` (and of the documents linked again) with
-    those found (by `find_all`, or spooled by `spool`); the one-line summary."""
+    those found (by `find_all`, or spooled by `spool`), and keep the tokens of the texts
+    tokenized; the one-line summary."""
     spooled = found if isinstance(found, Spooled) else None
     sources = (spooled.ranges if spooled else
                {doc_id: (source, 1, len(rows)) for doc_id, (source, rows) in found.items()})
@@ -268,6 +301,12 @@ def finish(db: sqlite_utils.Database, doc_ids: list[str],
                 insert_tuples(db, "term_mentions", COLUMNS, found[doc_id][1])
             total += last - first + 1
             linked.append(f"{doc_id}→{source}")
+        token_cache.make_current(db)
+        if spooled:
+            db.execute(f"{token_cache.INSERT} SELECT digest, length, bounds FROM spool.kept")
+        else:
+            db.conn.executemany(f"{token_cache.INSERT} VALUES (?, ?, ?)",
+                                token_cache.rows(getattr(found, "tokens", {})))
     finally:
         if spooled:
             db.conn.commit()
@@ -296,10 +335,10 @@ def _names(db: Any, glossary_doc: str, older_text: bool) -> list[tuple[int, str]
 
 def _mentions(job: Job, matcher: TermMatcher,
               memo: dict[tuple[str, tuple, frozenset], list[tuple[int, int, int]]],
-              tokens: dict[str, Tokens], lexicon: Lexicon) -> list[tuple]:
+              done: _Tokenized) -> list[tuple]:
     """The mention rows of a job's texts; `memo` holds what `matcher` found in a text with
     given blocked spans and own entries (the same, whichever document the text is in),
-    `tokens` the tokens of every text met so far."""
+    `done` the tokens of every text met so far."""
     own = _own_entries(job.titles, matcher)
     references = _reference_spans(job)
     asks = []
@@ -311,8 +350,8 @@ def _mentions(job: Job, matcher: TermMatcher,
             spans = spans + [m.span() for m in PLACEHOLDER.finditer(text)]
         asks.append((text, tuple(spans), frozenset(own.get(owner, ()))))
     new = [ask for ask in dict.fromkeys(asks) if ask not in memo]
-    unseen = [text for text in dict.fromkeys(ask[0] for ask in new) if text not in tokens]
-    tokens.update(zip(unseen, tokenize(unseen, lexicon), strict=True))
+    done.tokenize([ask[0] for ask in new])
+    tokens, lexicon = done.tokens, done.lexicon
     for ask in new:
         memo[ask] = matcher.find_in(tokens[ask[0]], lexicon, list(ask[1]), set(ask[2]))
     return [(job.doc_id, glossary_id, None if example_id else rule_id, example_id, start, end,
