@@ -53,7 +53,10 @@ def writing(db_path: Path, wait: float | None = None,
     deadline = time.monotonic() + (WAIT if wait is None else wait)
     told = False
     while True:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as exc:
+            raise InputError(f"{db_path}: cannot write beside it ({exc.strerror})") from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:

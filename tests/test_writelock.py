@@ -87,3 +87,14 @@ def test_two_adds_at_once_keep_both_editions(tmp_path):
         assert add.returncode == 0, err
     stored = sqlite_utils.Database(db).execute("SELECT id FROM documents ORDER BY id").fetchall()
     assert stored == [("cr-2024-10-01",), ("cr-2025-06-06",)]
+
+
+def test_a_folder_that_cannot_be_written_is_one_line(tmp_path, monkeypatch):
+    def refused(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr("rulesdb.writelock.os.open", refused)
+    with pytest.raises(InputError) as info, writing(tmp_path / "rules.db"):
+        pass
+    assert info.value.message == (f"{tmp_path / 'rules.db'}: cannot write beside it "
+                                  "(Permission denied)")
