@@ -27,7 +27,8 @@ spaCy (the blank English tokenizer and the lookup lemmatizer's table) is importe
 rulesdb.layers.term_matcher, on first use; nothing is downloaded at run time. The finding can
 run in a worker process beside the layers after the references layer (rulesdb.layers.run):
 `prepare` reads, `find_all` finds, `spool` (in the worker) writes the rows to a file of its
-own, `finish` writes them to the database.
+own, `finish` writes them to the database. The tokens of every text read are kept in the
+database (rulesdb.layers.token_cache): a text no new edition changed is not tokenized again.
 """
 
 from __future__ import annotations
@@ -186,7 +187,9 @@ class Found(dict):
     """What `find_all` found: per document id, its glossary's document and its mention rows
     (COLUMNS); `tokens` the packed tokens of the texts it tokenized (for the token cache)."""
 
-    tokens: dict[str, bytes]
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.tokens: dict[str, bytes] = {}
 
 
 _primed: list[_Tokenized] = []  # in a worker process: what `prime` tokenized
@@ -234,7 +237,8 @@ def find_all(jobs: list[Job]) -> Found:
         if names not in matchers:
             matchers[names] = (TermMatcher(names), {})
         found[job.doc_id] = (job.source, _mentions(job, *matchers[names], done))
-    found.tokens = dict(done.fresh) if done is not None else {}
+    if done is not None:
+        found.tokens = dict(done.fresh)
     return found
 
 
@@ -250,7 +254,7 @@ class Spooled:
 SPOOL_TABLE = ", ".join(f"[{c}]" for c in COLUMNS)
 
 
-def spool(found: dict[str, tuple[str, list[tuple]]], folder: str) -> Spooled:
+def spool(found: Found | dict[str, tuple[str, list[tuple]]], folder: str) -> Spooled:
     """`found` written to a new file in `folder` (its tokens in table `kept`): the worker's
     way to hand over its rows. Copied table to table, they cost the process writing the
     database a third of inserting them from Python, and nothing is pickled."""
