@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import chain
 
-from .lineage_text import bag_of, normalize, word_tokens, words_of
+from .lineage_text import bag_of, normalize, vocab_of, word_tokens, words_of
 
 RARE_DF = 60
 RARE_WORDS = 6
@@ -51,7 +51,7 @@ class Side:
         for i, parent in enumerate(self.parents):
             if parent is not None:
                 self.children[parent].append(i)
-        self.vocab = [frozenset(words) for words in self.words]  # each rule's distinct words
+        self.vocab = [vocab_of(key) for key in self.keys]  # each rule's distinct words
         self.repeats = [len(words) - len(vocab) for words, vocab in zip(self.words, self.vocab,
                                                                         strict=True)]
         self.df: Counter[str] = Counter(chain.from_iterable(self.vocab))  # rules per word

@@ -82,6 +82,12 @@ def bag_of(key: str) -> Counter:
     return Counter(words_of(key))
 
 
+@lru_cache(maxsize=1 << 16)  # an edition shares most texts with both its neighbours
+def vocab_of(key: str) -> frozenset[str]:
+    """The distinct words of a normalized text (shared, never mutated)."""
+    return frozenset(words_of(key))
+
+
 @lru_cache(maxsize=1 << 16)  # only the rules the alignment scores need one
 def word_tokens(key: str) -> frozenset[str | tuple[str, int]]:
     """The bag of words of a normalized text as a set: each word, and (word, n) for its n-th
@@ -100,6 +106,7 @@ def clear_caches() -> None:
     normalize.cache_clear()
     words_of.cache_clear()
     bag_of.cache_clear()
+    vocab_of.cache_clear()
     word_tokens.cache_clear()
     _key_ratio.cache_clear()
     cited_numbers.cache_clear()
