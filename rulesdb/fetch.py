@@ -143,10 +143,14 @@ def latest_url(rules_page: str = RULES_PAGE, limits: Limits = Limits()) -> str:
 
 def fetch(db_path: Path, day: date | None = None, *, media_url: str = MEDIA_URL,
           rules_page: str = RULES_PAGE, limits: Limits = Limits(), replace: bool = False,
-          doc_id: str | None = None,
+          doc_id: str | None = None, url: str | None = None,
           on_added: Callable[[Added], None] | None = None) -> tuple[str, AddReport]:
-    """Download the release of `day` (else the latest) and add it; (url, report)."""
-    if day:
+    """Download the release at `url`, else that of `day`, else the latest, and add it;
+    (url, report)."""
+    if url:
+        url = web_address(url)
+        data = download(url, limits)
+    elif day:
         url, data = _download_release(day, media_url, limits)
     else:
         url = web_address(latest_url(rules_page, limits))

@@ -53,6 +53,10 @@ OLD_RELEASES = {
     "2014-07-18": "/images/magic/tcg/resources/rules/MagicCompRules_20140718.txt",
     "2018-01-19": "/2018/downloads/MagicCompRules_20180119.txt",
 }
+# a release whose file name no pattern gives (as one of August 2016 was named)
+ODD_NAME = "/2016/docs/MagicCompRules_CN2_Update_20160826.txt"
+ROUTES[ODD_NAME] = (200, "text/plain; charset=utf-16",
+                    release("August 26, 2016").encode("utf-16"), 0, True)
 for _day, _path in OLD_RELEASES.items():
     _printed = f"{date.fromisoformat(_day):%B} {date.fromisoformat(_day).day}, {_day[:4]}"
     ROUTES[_path] = (200, "text/plain", release(_printed).encode("cp1252"), 0, True)
@@ -215,8 +219,25 @@ def test_nothing_listens(tmp_path):
                                     "MagicCompRules%2020250606.txt: cannot connect: ")
 
 
-def test_date_and_latest_together(tmp_path):
-    result = CliRunner().invoke(cli, ["fetch", "--db", str(tmp_path / "r.db"), "--latest",
-                                      "--date", "2025-06-06"])
+@pytest.mark.parametrize("given", [["--latest", "--date", "2025-06-06"],
+                                   ["--url", "http://127.0.0.1:9/x.txt", "--latest"],
+                                   ["--date", "2025-06-06", "--url", "http://127.0.0.1:9/x.txt"]])
+def test_one_of_date_latest_and_url(tmp_path, given):
+    result = CliRunner().invoke(cli, ["fetch", "--db", str(tmp_path / "r.db"), *given])
     assert result.exit_code == 2
-    assert result.output == "Error: give --date or --latest, not both\n"
+    assert result.output == "Error: give one of --date, --latest and --url\n"
+
+
+def test_fetch_a_release_named_otherwise_by_its_address(server, tmp_path):
+    db = tmp_path / "rules.db"
+    url = f"{server}{ODD_NAME}"
+    result = fetch(server, db, "--url", url, "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert (data["url"], [d["id"] for d in data["documents"]]) == (url, ["cr-2016-08-26"])
+    row = sqlite_utils.Database(db)["documents"].get("cr-2016-08-26")
+    assert (row["file"], row["file_date"]) == ("MagicCompRules_CN2_Update_20160826.txt",
+                                               "2016-08-26")
+    missing = fetch(server, db, "--url", f"{server}/nothing/here.txt")
+    assert missing.exit_code == 1
+    assert missing.output == f"Error: {server}/nothing/here.txt: HTTP 404 Not Found\n"

@@ -63,6 +63,8 @@ def add(files: tuple[Path, ...], db_path: Path, replace: bool, doc_id: str | Non
                    "releases are looked for where Wizards put them then.")
 @click.option("--latest", is_flag=True,
               help="The release linked from the rules page (the default).")
+@click.option("--url", metavar="URL",
+              help="The release at this address (a file named otherwise, or a mirror).")
 @db_option
 @replace_option
 @id_option
@@ -77,8 +79,8 @@ def add(files: tuple[Path, ...], db_path: Path, replace: bool, doc_id: str | Non
 @click.option("--max-mb", type=click.FloatRange(min=0.001), default=10.0, show_default=True,
               help="Largest download accepted, in MB.")
 @json_option
-def fetch(day: Any, latest: bool, db_path: Path, replace: bool, doc_id: str | None,
-          media_url: str, rules_page: str, timeout: float, max_mb: float,
+def fetch(day: Any, latest: bool, url: str | None, db_path: Path, replace: bool,
+          doc_id: str | None, media_url: str, rules_page: str, timeout: float, max_mb: float,
           as_json: bool) -> None:
     """Download a Comprehensive Rules release from Wizards of the Coast and add it.
 
@@ -87,17 +89,19 @@ def fetch(day: Any, latest: bool, db_path: Path, replace: bool, doc_id: str | No
     Example:
 
         rulesdb fetch --date 2025-06-06
+
+        rulesdb fetch --url https://media.wizards.com/2016/docs/MagicCompRules_CN2_Update_20160826.txt
     """
     from ..fetch import Limits
     from ..fetch import fetch as run_fetch
 
     leave_quickly()
-    if day and latest:
-        raise InputError("give --date or --latest, not both")
+    if sum(map(bool, (day, latest, url))) > 1:
+        raise InputError("give one of --date, --latest and --url")
     limits = Limits(timeout=timeout, max_bytes=int(max_mb * 1024 * 1024))
     when: date | None = day.date() if day else None
     url, report = run_fetch(db_path, when, media_url=media_url, rules_page=rules_page,
-                            limits=limits, replace=replace, doc_id=doc_id)
+                            limits=limits, replace=replace, doc_id=doc_id, url=url)
     if not as_json:
         click.echo(f"downloaded {url}")
     _show(report, db_path, as_json, url)
