@@ -42,7 +42,7 @@ def test_an_add_ends_with_its_output_and_code_0(tmp_path: Path) -> None:
     (["add", "/nonexistent/MagicCompRules.txt"], 2, "/nonexistent/MagicCompRules.txt: cannot"),
     (["add"], 2, "Missing argument 'FILES...'"),
     (["build", "--sources", "/nonexistent"], 2, "/nonexistent"),
-    (["fetch", "--date", "2025-06-06", "--latest"], 2, "give --date or --latest, not both"),
+    (["fetch", "--date", "2025-06-06", "--latest"], 2, "give one of --date, --latest and --url"),
 ])
 def test_a_refused_command_ends_with_its_message_and_code(tmp_path: Path, args: list[str],
                                                           code: int, message: str) -> None:
