@@ -93,7 +93,7 @@ class Reloading:
     """The rules site of `db_path` as an ASGI app, made anew by `make` (a Datasette for the
     path) when the file is replaced: an immutable database's connections keep reading the
     file they opened, so the new file needs a new Datasette. The old one keeps its threads
-    RETIRE_AFTER seconds for the requests it is answering."""
+    and connections RETIRE_AFTER seconds for the requests it is answering."""
 
     def __init__(self, db_path: Path, make: Callable[[Path], Any] = make_datasette,
                  on_reload: Callable[[Path], None] | None = None) -> None:
@@ -112,7 +112,7 @@ class Reloading:
         await ds.invoke_startup()
         old, self.ds, self.app, self.stamp = self.ds, ds, ds.app(), stamp
         if old is not None:
-            asyncio.get_running_loop().call_later(RETIRE_AFTER, old.executor.shutdown, False)
+            asyncio.get_running_loop().call_later(RETIRE_AFTER, _retire, old)
             if self.on_reload is not None:
                 self.on_reload(self.path)
 
@@ -126,6 +126,14 @@ class Reloading:
     def _replaced(self) -> bool:
         stamp = _stamp(self.path)
         return stamp is not None and stamp != self.stamp
+
+
+def _retire(ds: Any) -> None:
+    """Stop the threads of a Datasette no longer served and close its connections, which
+    hold the replaced file (its disk space is freed only then)."""
+    ds.executor.shutdown(wait=False)
+    for database in ds.databases.values():
+        database.close()
 
 
 def _told(path: Path) -> None:

@@ -8,6 +8,7 @@ import shutil
 import sqlite3
 
 import httpx
+import pytest
 
 from rulesdb.serve import Reloading
 
@@ -49,3 +50,28 @@ def test_a_database_left_alone_is_loaded_once(bundled_db, tmp_path):
     first = site.ds
     _titles(site, 3)
     assert site.ds is first
+
+
+def test_the_replaced_file_is_let_go(bundled_db, tmp_path, monkeypatch):
+    monkeypatch.setattr("rulesdb.serve.RETIRE_AFTER", 0)
+    path = tmp_path / "rules.db"
+    shutil.copy(bundled_db, path)
+    site = Reloading(path)
+    _titles(site, 2)
+    old = site.ds.get_database()
+    opened = list(old._all_file_connections)
+    assert opened
+    new = tmp_path / ".rules.db.adding"
+    shutil.copy(path, new)
+    os.replace(new, path)
+
+    async def reload_and_wait() -> None:
+        transport = httpx.ASGITransport(app=site)
+        async with httpx.AsyncClient(transport=transport, base_url="http://site") as client:
+            await client.get(TITLE)
+            await asyncio.sleep(0.05)  # the retirement is due at once
+    asyncio.run(reload_and_wait())
+    assert site.ds.get_database() is not old
+    for conn in opened:  # closed: the replaced file's space can be freed
+        with pytest.raises(sqlite3.ProgrammingError):
+            conn.execute("SELECT 1")
