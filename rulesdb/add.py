@@ -22,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 import sqlite_utils
 
@@ -78,6 +79,7 @@ class AddReport:
     seconds: float = 0.0
     created: bool = False
     layer_seconds: dict[str, float] = field(default_factory=dict)
+    skipped: list[str] = field(default_factory=list)  # with keep_going: why each source was
 
 
 def file_date(name: str) -> str | None:
@@ -230,12 +232,15 @@ def store_release(db: sqlite_utils.Database, doc_id: str, source: Source,
 def add_sources(db_path: Path, sources: list[Source], *, replace: bool = False,
                 doc_id: str | None = None,
                 on_added: Callable[[Added], None] | None = None,
-                on_step: Callable[[str], None] | None = None) -> AddReport:
+                on_step: Callable[[str], None] | None = None,
+                keep_going: bool = False) -> AddReport:
     """Add CR releases to `db_path` (created when missing), all or nothing.
 
     Every source is parsed before anything is written, and the writing is done on a copy
     that replaces the database only when everything succeeded. `on_added` hears of each
-    source stored; `on_step` of each step done (for progress).
+    source stored; `on_step` of each step done (for progress). With `keep_going`, a source
+    that does not parse or is refused is left out (`AddReport.skipped` says why) and the
+    others are added.
     """
     started = time.perf_counter()
     step = on_step or (lambda label: None)
@@ -246,7 +251,7 @@ def add_sources(db_path: Path, sources: list[Source], *, replace: bool = False,
         try:
             with writing(db_path):  # another add would drop this one's editions
                 return _add(db_path, sources, replace, doc_id, on_added, step, started,
-                            workers)
+                            workers, keep_going)
         finally:
             for worker in workers.values():
                 worker.cancel()
@@ -254,14 +259,19 @@ def add_sources(db_path: Path, sources: list[Source], *, replace: bool = False,
 
 def _add(db_path: Path, sources: list[Source], replace: bool, doc_id: str | None,
          on_added: Callable[[Added], None] | None, step: Callable[[str], None], started: float,
-         workers: dict[str, Background]) -> AddReport:
+         workers: dict[str, Background], keep_going: bool) -> AddReport:
+    report = AddReport(created=not db_path.exists())
     parsed = []
     for source in sources:
-        doc = parse_release(source)
-        parsed.append((source, doc, edition_id(doc, source, doc_id)))
+        try:
+            doc = parse_release(source)
+            parsed.append((source, doc, edition_id(doc, source, doc_id)))
+        except InputError as exc:
+            if not keep_going:
+                raise
+            report.skipped.append(exc.message)
         step(f"parsed {source.name}")
     feed_parsed(workers, [doc for _, doc, _ in parsed], db_path)
-    report = AddReport(created=not db_path.exists())
     db_path.parent.mkdir(parents=True, exist_ok=True)
     # Work on a copy put in place at the end: layers may commit on their own, so one
     # transaction could not promise that a failure leaves the database as it was.
@@ -276,7 +286,7 @@ def _add(db_path: Path, sources: list[Source], replace: bool, doc_id: str | None
                 ensure_schema(db)
             except OutdatedSchema as exc:
                 raise InputError(f"{db_path}: {exc}") from None
-            new_ids = _store_all(db, parsed, replace, report, step, on_added)
+            new_ids = _store_all(db, parsed, replace, report, step, on_added, keep_going)
             if new_ids:
                 _run_layers(db, new_ids, report, step, workers)
             db.conn.commit()
@@ -292,11 +302,17 @@ def _add(db_path: Path, sources: list[Source], replace: bool, doc_id: str | None
 
 def _store_all(db: sqlite_utils.Database, parsed: list[tuple[Source, Document, str]],
                replace: bool, report: AddReport, step: Callable[[str], None],
-               on_added: Callable[[Added], None] | None) -> list[str]:
+               on_added: Callable[[Added], None] | None, keep_going: bool) -> list[str]:
     new_ids = []
     for source, doc, edition in parsed:
         t0 = time.perf_counter()
-        action, message = _decision(db, edition, source, doc, replace)
+        try:
+            action, message = _decision(db, edition, source, doc, replace)
+        except InputError as exc:
+            if not keep_going:
+                raise
+            report.skipped.append(exc.message)
+            continue
         added = Added(edition, source.name, action, message, warnings=doc.warnings)
         if action != "unchanged":
             added.counts = store_release(db, edition, source, doc)
@@ -322,9 +338,20 @@ def _run_layers(db: sqlite_utils.Database, new_ids: list[str], report: AddReport
     report.layer_seconds.update(times.seconds)
 
 
-def add_files(db_path: Path, paths: list[Path], **options) -> AddReport:
-    """`add_sources` over files on disk."""
-    return add_sources(db_path, [read_source(path) for path in paths], **options)
+def add_files(db_path: Path, paths: list[Path], keep_going: bool = False,
+              **options: Any) -> AddReport:
+    """`add_sources` over files on disk (with `keep_going`, an unreadable one is skipped)."""
+    sources, unread = [], []
+    for path in paths:
+        try:
+            sources.append(read_source(path))
+        except InputError as exc:
+            if not keep_going:
+                raise
+            unread.append(exc.message)
+    report = add_sources(db_path, sources, keep_going=keep_going, **options)
+    report.skipped[:0] = unread
+    return report
 
 
 def _open(path: Path, shown: Path) -> sqlite_utils.Database:

@@ -366,3 +366,42 @@ def test_a_release_is_read_from_standard_input(tmp_path):
     bad = CliRunner().invoke(cli, ["add", "-", "--db", str(db_path)], input=b"Just text.\n")
     assert bad.exit_code == 2
     assert bad.output.startswith("Error: (standard input): line 1, column 1: no numbered rule")
+
+
+def test_keep_going_adds_what_it_can_and_lists_the_rest(tmp_path):
+    folder = tmp_path / "releases"
+    folder.mkdir()
+    (folder / "a.txt").write_bytes(release().encode())
+    (folder / "b.txt").write_bytes(b"Just some text.\n")  # not a CR
+    (folder / "c.txt").write_bytes(release(date="October 1, 2024").encode())
+    # the same edition as a.txt with other text: refused without --replace
+    (folder / "d.txt").write_bytes(release(**{"Trample\n": "Trampling\n"}).encode())
+    db_path = tmp_path / "rules.db"
+    plain = CliRunner().invoke(cli, ["add", str(folder), "--db", str(db_path)])
+    assert plain.exit_code == 2 and not db_path.exists()
+    result = CliRunner().invoke(cli, ["add", str(folder), "--db", str(db_path), "--keep-going",
+                                      "--json"])
+    assert result.exit_code == 2
+    data = json.loads(result.output)
+    assert [(d["file"], d["id"], d["action"]) for d in data["documents"]] == [
+        ("a.txt", "cr-2025-06-06", "added"), ("c.txt", "cr-2024-10-01", "added")]
+    assert [why.split(":")[0] for why in data["skipped"]] == ["b.txt", "d.txt"]
+    assert "no numbered rule found" in data["skipped"][0]
+    assert "use --replace" in data["skipped"][1]
+    stored = sqlite_utils.Database(db_path).execute("SELECT id FROM documents").fetchall()
+    assert sorted(stored) == [("cr-2024-10-01",), ("cr-2025-06-06",)]
+
+
+def test_keep_going_with_nothing_addable_writes_nothing(tmp_path):
+    (tmp_path / "b.txt").write_bytes(b"Just some text.\n")
+    db_path = tmp_path / "rules.db"
+    result = CliRunner().invoke(
+        cli, ["add", str(tmp_path / "b.txt"), str(tmp_path / "missing.txt"), "--db",
+              str(db_path), "--keep-going"])
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr.splitlines() == [
+        f"skipped {tmp_path / 'missing.txt'}: cannot read: No such file or directory",
+        "skipped b.txt: line 1, column 1: no numbered rule found: not a Comprehensive Rules "
+        "text file"]
+    assert not db_path.exists()

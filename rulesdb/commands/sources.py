@@ -29,16 +29,20 @@ id_option = click.option(
 @db_option
 @replace_option
 @id_option
+@click.option("--keep-going", is_flag=True,
+              help="Add the files that can be added, and list the others (exit code 2).")
 @json_option
 def add(files: tuple[Path, ...], db_path: Path, replace: bool, doc_id: str | None,
-        as_json: bool) -> None:
+        keep_going: bool, as_json: bool) -> None:
     """Add official Comprehensive Rules text files to the database.
 
     Each file becomes the edition cr-YYYY-MM-DD of the effective date printed in it. The
     same text again does nothing; a more complete source of an edition replaces a partial
     one; other differences need --replace. All files are added in one transaction: any
-    error leaves the database as it was. The database is created when missing. A folder
-    stands for the .txt files directly in it, "-" for standard input.
+    error leaves the database as it was, unless --keep-going: then the files that do not
+    parse or are refused are listed and left out, and the others are added. The database
+    is created when missing. A folder stands for the .txt files directly in it, "-" for
+    standard input.
 
     Example:
 
@@ -53,8 +57,11 @@ def add(files: tuple[Path, ...], db_path: Path, replace: bool, doc_id: str | Non
     leave_quickly()
     paths = release_files(files)
     with _progress(len(paths), as_json) as step:
-        report = add_files(db_path, paths, replace=replace, doc_id=doc_id, on_step=step)
+        report = add_files(db_path, paths, replace=replace, doc_id=doc_id, on_step=step,
+                           keep_going=keep_going)
     _show(report, db_path, as_json)
+    if report.skipped:
+        raise click.exceptions.Exit(2)
 
 
 @click.command()
@@ -148,6 +155,7 @@ def _show(report: Any, db_path: Path, as_json: bool, url: str | None = None) -> 
                 for a in report.added
             ],
             "layers": report.layers,
+            "skipped": report.skipped,
         })
         return
     for added in report.added:
@@ -161,8 +169,11 @@ def _show(report: Any, db_path: Path, as_json: bool, url: str | None = None) -> 
             click.echo(f"  warning: {warning}")
     for name, summary in report.layers.items():
         click.echo(f"{name}: {summary}")
-    made = "created" if report.created else "updated"
-    click.echo(f"{made} {db_path} in {report.seconds:.2f} s")
+    if report.added and any(a.action != "unchanged" for a in report.added):
+        made = "created" if report.created else "updated"
+        click.echo(f"{made} {db_path} in {report.seconds:.2f} s")
+    for why in report.skipped:
+        click.echo(f"skipped {why}", err=True)
 
 
 COMMANDS = [add, fetch]
