@@ -7,8 +7,8 @@ a line ends it. Any other control character is binary content, refused with its 
 offset; a PDF, Word, ZIP or RTF file is refused by name. Bytes that are not UTF-8 are
 cp1252, or Mac OS Roman when that reads the rules' curly quotes and dashes. A text that a
 tool read as cp1252 while it was UTF-8, and saved again as UTF-8 ("It’s" became
-"Itâ€™s"), is read as meant; invisible characters (zero-width spaces, soft hyphens) are
-removed.
+"Itâ€™s"), is read as meant (only its lines that were so, when the others hold characters
+of neither reading); invisible characters (zero-width spaces, soft hyphens) are removed.
 """
 
 from __future__ import annotations
@@ -25,6 +25,8 @@ _PAGE_BREAKS = "\f\v"
 _INVISIBLE = "\u200b\u200c\u200d\u2060\ufeff\u00ad"
 _DROP_INVISIBLE = dict.fromkeys(map(ord, _INVISIBLE))
 INVISIBLE = "invisible characters (zero-width spaces, soft hyphens) removed"
+DOUBLE_ENCODED_LINES = ("lines that were UTF-8 read as cp1252 and saved again (“â€™” for “’”) "
+                        "read as they were meant")
 DOUBLE_ENCODED = ("the file is UTF-8 that was read as cp1252 and saved again (“â€™” for “’”): "
                   "read as it was meant")
 # the first letter of ’ “ ” — ™ (â€), é à (Ã) and ® (Â) once encoded twice (single
@@ -137,9 +139,9 @@ def decode(data: bytes, notes: list[str] | None = None) -> str:
                          len(bom) + len(text[:at].encode(encoding)))
     meant = _undo_double_encoding(text)
     if meant is not None:
-        text = meant
+        text, lines = meant
         if notes is not None:
-            notes.append(DOUBLE_ENCODED)
+            notes.append(f"{DOUBLE_ENCODED_LINES}: {lines}" if lines else DOUBLE_ENCODED)
     if any(char in text for char in _INVISIBLE):
         kept = text.translate(_DROP_INVISIBLE)
         if notes is not None:
@@ -192,12 +194,27 @@ def _marks_a_double_encoding(text: str, mark: str) -> bool:
     return False
 
 
-def _undo_double_encoding(text: str) -> str | None:
-    """`text` before a tool read its UTF-8 bytes as cp1252 and saved the result as UTF-8, or
-    None when it was not so (a text with a character of neither reading, as a real curly
-    quote, cannot be)."""
+def _undo_double_encoding(text: str) -> tuple[str, int] | None:
+    """`text` before a tool read its UTF-8 bytes as cp1252 and saved the result as UTF-8,
+    with 0, or None when it was not so. A text with a character of neither reading (a real
+    curly quote) cannot be so as a whole: then its lines that were (a copy pieced together
+    from two) are read as meant, and how many they are comes with it."""
     if not any(_marks_a_double_encoding(text, mark) for mark in _MOJIBAKE_MARKS):
         return None
+    meant = _as_meant(text)
+    if meant is not None:
+        return meant, 0
+    lines, mended = text.split("\n"), 0
+    for at, line in enumerate(lines):
+        if any(_marks_a_double_encoding(line, mark) for mark in _MOJIBAKE_MARKS):
+            meant = _as_meant(line)
+            if meant is not None:
+                lines[at], mended = meant, mended + 1
+    return ("\n".join(lines), mended) if mended else None
+
+
+def _as_meant(text: str) -> str | None:
+    """`text` as the UTF-8 its cp1252 reading was made from; None when it cannot be."""
     try:
         # the byte-order mark read and saved along with the rest
         return text.encode("cp1252", errors="rulesdb-c1").decode("utf-8").removeprefix("\ufeff")

@@ -85,6 +85,9 @@ WILD = {
         None),
     "UTF-8 read as cp1252 and saved again": (
         lambda t: _read_as_cp1252(("\ufeff" + t).encode()).encode(), "the file is UTF-8 that"),
+    "UTF-8 read as cp1252 and saved again in part (a copy pieced together)": (
+        lambda t: (t[:t.index("\nGlossary\n")] + _read_as_cp1252(
+            t[t.index("\nGlossary\n"):].encode())).encode(), "lines that were UTF-8 read as"),
     "zero-width spaces and soft hyphens (a copy of a web page)": (
         lambda t: t.replace("Trample", "Tram\u00adple\u200b").replace("rules", "ru\u2060les")
         .encode(), "invisible characters (zero-width spaces, soft hyphens) removed: "),
@@ -169,7 +172,8 @@ def test_binary_content_is_refused_at_its_byte_and_line(tmp_path, data, where):
 REAL = ["UTF-32 with a byte-order mark", "CR CR LF (double-spaced)",
         "page breaks before chapters and a line of them",
         "no-break spaces everywhere (copied from a web page)",
-        "indented by level (a reformatted copy)", "UTF-8 read as cp1252 and saved again"]
+        "indented by level (a reformatted copy)", "UTF-8 read as cp1252 and saved again",
+        "UTF-8 read as cp1252 and saved again in part (a copy pieced together)"]
 
 
 def _parsed(doc) -> tuple:

@@ -63,6 +63,10 @@ DOUBLE = "".join(chr(b) if b == 0x9D else bytes([b]).decode("cp1252")
     # the marks of a double encoding beside a character it cannot hold: as written
     pytest.param("Â® and Ã© beside ’\n".encode(), "Â® and Ã© beside ’\n", None, id="marks-alone"),
     pytest.param(b"plain ASCII\n", "plain ASCII\n", None, id="ascii"),
+    # a copy pieced together: one line encoded twice, one with a real curly quote
+    pytest.param("Itâ€™s here\r\nIt’s there\r\n".encode(), "It’s here\nIt’s there\n",
+                 "lines that were UTF-8 read as cp1252 and saved again (“â€™” for “’”) read as "
+                 "they were meant: 1", id="utf-8-encoded-twice-in-part"),
     pytest.param(TEXT.encode("mac_roman"), NORMALIZED, "the file is in Mac OS Roman",
                  id="mac-roman"),
     pytest.param(TEXT.encode("cp1252"), NORMALIZED, None, id="cp1252"),
