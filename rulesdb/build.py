@@ -132,7 +132,7 @@ def _build(db_path: Path, sources_dir: Path, catalog_path: Path | None,
         report.layers.update(times.summaries)
         report.layer_seconds.update(times.seconds)
         db.conn.commit()
-        report.notes.extend(_retrace(db.conn, engines))
+        report.notes.extend(retrace(db.conn, engines))
         ensure_fts(db)
         db.execute("ANALYZE")
         db.conn.commit()
@@ -144,7 +144,7 @@ def _build(db_path: Path, sources_dir: Path, catalog_path: Path | None,
     return report
 
 
-def _retrace(conn: sqlite3.Connection, engines: list[dict]) -> list[str]:
+def retrace(conn: sqlite3.Connection, engines: list[dict]) -> list[str]:
     """Scan again the engines `rulesdb trace` stored in the database being rebuilt.
 
     Their rule ids point into the old database, so they are re-checked from their source

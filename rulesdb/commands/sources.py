@@ -1,4 +1,5 @@
-"""Commands that bring in new sources: add (CR text files), fetch (download a CR release)."""
+"""Commands that bring in new sources: add (CR text files), fetch (download a CR release),
+and take them out again: remove."""
 
 from __future__ import annotations
 
@@ -114,6 +115,39 @@ def fetch(day: Any, latest: bool, url: str | None, db_path: Path, replace: bool,
     _show(report, db_path, as_json, url)
 
 
+@click.command()
+@click.argument("doc_ids", nargs=-1, required=True, metavar="ID...")
+@db_option
+@json_option
+def remove(doc_ids: tuple[str, ...], db_path: Path, as_json: bool) -> None:
+    """Remove editions added with `rulesdb add` or `fetch`, as if they were never added.
+
+    The layers are mended as adding mends them: the editions on either side are aligned
+    with each other, documents linked to a removed glossary are linked to the nearest one
+    left. All or none; exit code 1 for an id the database lacks, 2 for a bundled document
+    (the catalogue's documents come back at every build).
+
+    Example:
+
+        rulesdb remove cr-2099-01-01
+    """
+    from ..remove import remove_documents
+
+    leave_quickly()
+    report = remove_documents(db_path, list(doc_ids))
+    if as_json:
+        echo_json({"db": str(db_path), "removed": report.removed, "layers": report.layers,
+                   "notes": report.notes, "seconds": round(report.seconds, 3)})
+        return
+    for doc_id in report.removed:
+        click.echo(f"{doc_id}: removed")
+    for name, summary in report.layers.items():
+        click.echo(f"{name}: {summary}")
+    for note in report.notes:
+        click.echo(note)
+    click.echo(f"updated {db_path} in {report.seconds:.2f} s")
+
+
 def release_files(paths: tuple[Path, ...]) -> list[Path]:
     """The files named, a folder standing for the .txt files directly in it (by name);
     InputError for a folder with none."""
@@ -176,4 +210,4 @@ def _show(report: Any, db_path: Path, as_json: bool, url: str | None = None) -> 
         click.echo(f"skipped {why}", err=True)
 
 
-COMMANDS = [add, fetch]
+COMMANDS = [add, fetch, remove]

@@ -1,0 +1,106 @@
+"""`rulesdb remove`: take added editions out of the database again, as if never added.
+
+Only editions that `rulesdb add` or `fetch` put in can go (the catalogue's documents come
+back at every build). Each one's rows go, layers and full-text index included; then the
+layers mend what read it, as adding does for what it adds: the editions on either side are
+aligned with each other and lineages recomputed from there, documents whose glossary it was
+are linked to their nearest glossary again, the evaluator is checked against the edition it
+cites or the newest, and a scanned engine checked against it is traced again from its source
+tree. Like `add`, the work is done on a copy that replaces the database only at the end,
+under the database's write lock.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sqlite3
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import sqlite_utils
+
+from .batch import collector_paused
+from .build import retrace
+from .errors import InputError
+from .layers import LAYERS
+from .layers.run import run_layers
+from .store import delete_document
+from .writelock import writing
+
+
+class NoSuchEdition(InputError):
+    """An id the database does not hold; exits with code 1."""
+
+    exit_code = 1
+
+
+@dataclass
+class RemoveReport:
+    """What a remove did: the ids removed, the layer summaries, notes, the time taken."""
+
+    removed: list[str] = field(default_factory=list)
+    layers: dict[str, str] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+
+def remove_documents(db_path: Path, doc_ids: list[str]) -> RemoveReport:
+    """Remove the added editions `doc_ids` from the database at `db_path`, all or none."""
+    started = time.perf_counter()
+    if not db_path.is_file():
+        raise InputError(f"{db_path}: no such database")
+    with collector_paused(), writing(db_path):
+        report = _remove(db_path, list(dict.fromkeys(doc_ids)))
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def _remove(db_path: Path, doc_ids: list[str]) -> RemoveReport:
+    _check(db_path, doc_ids)
+    temp_path = db_path.with_name(f".{db_path.name}.removing-{os.getpid()}")
+    try:
+        shutil.copyfile(db_path, temp_path)
+        db = sqlite_utils.Database(temp_path)
+        try:
+            db.execute("PRAGMA journal_mode = OFF")
+            db.execute("PRAGMA synchronous = OFF")
+            marks = ", ".join("?" * len(doc_ids))
+            engines = [{"name": name, "path": path, "edition": edition}
+                       for name, path, edition in db.execute(
+                           f"SELECT name, path, edition FROM engines WHERE kind = 'scanned' "
+                           f"AND edition IN ({marks})", doc_ids)] \
+                if db["engines"].exists() else []
+            for doc_id in doc_ids:
+                delete_document(db, doc_id)
+            times = run_layers(db, [], layers=LAYERS)
+            db.conn.commit()
+            notes = retrace(db.conn, engines)
+            db.conn.commit()
+        finally:
+            db.close()
+        os.replace(temp_path, db_path)
+    finally:
+        temp_path.unlink(missing_ok=True)
+    return RemoveReport(doc_ids, times.summaries, notes)
+
+
+def _check(db_path: Path, doc_ids: list[str]) -> None:
+    """NoSuchEdition for an id the database lacks; InputError for a catalogued document."""
+    try:
+        conn = sqlite3.connect(f"file:{db_path.resolve()}?mode=ro", uri=True)
+        try:
+            present = {row[0] for row in conn.execute("SELECT id FROM documents")}
+            added = {row[0] for row in conn.execute("SELECT document FROM document_sources")}
+        finally:
+            conn.close()
+    except sqlite3.DatabaseError as exc:
+        raise InputError(f"{db_path}: not a rulesdb database ({exc})") from None
+    missing = [doc_id for doc_id in doc_ids if doc_id not in present]
+    if missing:
+        raise NoSuchEdition(f"{', '.join(missing)}: not in {db_path}")
+    bundled = [doc_id for doc_id in doc_ids if doc_id not in added]
+    if bundled:
+        raise InputError(f"{', '.join(bundled)}: bundled with rulesdb (data/sources), not "
+                         "added: `rulesdb build` brings it back, so it is not removed")
