@@ -9,52 +9,44 @@ full-text search; the source bytes are kept (zlib) so `rulesdb build` can add th
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
-import re
 import shutil
 import sqlite3
-import sys
+import tempfile
 import time
-import zlib
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
-from datetime import date
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import sqlite_utils
 
 from .batch import collector_paused
-from .catalog import CatalogEntry
-from .errors import InputError, position
+from .errors import InputError
 from .fts import index_fts
-from .ingest import cr_text
-from .ingest.decode import decode
-from .ingest.model import Document, ParseError
+from .ingest.model import Document
 from .layers import LAYERS
 from .layers.run import Background, feed_parsed, run_layers, warm_up
+from .release import (
+    STDIN,
+    Source,
+    decision,
+    edition_id,
+    file_date,
+    parse_release,
+    plain_title,
+    previous_sources,
+    read_source,
+    store_release,
+)
 from .schema import OutdatedSchema, ensure_schema
-from .store import StoredCounts, save_document
+from .store import StoredCounts
 from .writelock import writing
 
-LICENSE = ("© Wizards of the Coast LLC; reproduced for reference under the Wizards of the Coast "
-           "Fan Content Policy")
-_ID = re.compile(r"cr-(\d{4}-\d{2}-\d{2})")
-_NAME_DATE = re.compile(r"(?<!\d)(\d{4})-?(\d{2})-?(\d{2})(?!\d)")
-_SPAN = re.compile(r"(\d{3})-(\d{3})")
-_ITALICS = re.compile(r"(?<!\w)_([^_]+)_(?!\w)")
-_MARKS = re.compile(r"[™®]|\((?:TM|R)\)")
-
-
-@dataclass(frozen=True)
-class Source:
-    """The bytes of one release and where they come from (a path or a URL)."""
-
-    name: str
-    data: bytes
-    origin: str
+# what the rest of rulesdb and its tests take from here (rulesdb.release has them)
+__all__ = ["STDIN", "AddOptions", "AddReport", "Added", "Source", "add_files", "add_sources",
+           "edition_id", "file_date", "parse_release", "plain_title", "previous_sources",
+           "read_source", "store_release"]
 
 
 @dataclass
@@ -82,200 +74,70 @@ class AddReport:
     skipped: list[str] = field(default_factory=list)  # with keep_going: why each source was
 
 
-def file_date(name: str) -> str | None:
-    """The ISO date a file name carries ("MagicCompRules 20250606.txt" → "2025-06-06")."""
-    for match in _NAME_DATE.finditer(name):
-        try:
-            return date(int(match[1]), int(match[2]), int(match[3])).isoformat()
-        except ValueError:
-            continue
-    return None
+@dataclass(frozen=True)
+class AddOptions:
+    """How `add_sources` treats what it is given (see there)."""
 
-
-STDIN = "(standard input)"  # the name of a release read from "-"
-
-
-def read_source(path: Path) -> Source:
-    """The bytes of a file given on the command line ("-" for standard input, as in
-    `curl … | rulesdb add -`); InputError when it cannot be read."""
-    if str(path) == "-":
-        return Source(STDIN, sys.stdin.buffer.read(), "standard input")
-    try:
-        return Source(path.name, path.read_bytes(), str(path.resolve()))
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read: {exc.strerror}") from None
-
-
-def parse_release(source: Source) -> Document:
-    """The parsed release; InputError naming the file and position when it is not a CR text."""
-    notes: list[str] = []
-    try:
-        text = decode(source.data, notes)
-    except ParseError as exc:
-        raise InputError(f"{source.name}: byte {exc.offset}: {exc.message}") from None
-    try:
-        doc = cr_text.parse_text(text)
-    except ParseError as exc:
-        raise InputError(f"{source.name}: {position(text, exc.offset)}: {exc.message}") from None
-    return replace(doc, warnings=(*notes, *doc.warnings)) if notes else doc
-
-
-def edition_id(doc: Document, source: Source, override: str | None = None) -> str:
-    """`cr-YYYY-MM-DD`: `override`, else the printed effective date, else the file name's."""
-    if override is not None:
-        match = _ID.fullmatch(override)
-        if not match or not _valid(match[1]):
-            raise InputError(f"--id {override}: expected cr-YYYY-MM-DD")
-        return override
-    found = doc.meta.effective_date or file_date(source.name)
-    if found is None:
-        raise InputError(f"{source.name}: no effective date printed in the file nor in its "
-                         "name; give the id with --id cr-YYYY-MM-DD")
-    return f"cr-{found}"
-
-
-def _valid(iso: str) -> bool:
-    try:
-        date.fromisoformat(iso)
-    except ValueError:
-        return False
-    return True
-
-
-def plain_title(title: str) -> str:
-    """A printed title without typography: "_Magic_™ Rules" → "Magic Rules"."""
-    title = _ITALICS.sub(r"\1", title)
-    return " ".join(_MARKS.sub("", title).split())
-
-
-def is_partial(doc: Document) -> bool:
-    """True unless the release has the whole rule tree from 100 on and a glossary."""
-    covers = doc.meta.covers
-    return not (doc.glossary and len(covers) == 1 and covers[0].startswith("100-"))
-
-
-def _coverage(covers: list[str] | tuple[str, ...], glossary: bool) -> tuple[set[int], bool]:
-    sections: set[int] = set()
-    for span in covers:
-        match = _SPAN.fullmatch(span)
-        if match:
-            sections.update(range(int(match[1]), int(match[2]) + 1))
-    return sections, glossary or "glossary" in covers
-
-
-def _decision(db: sqlite_utils.Database, doc_id: str, source: Source, doc: Document,
-              replace: bool) -> tuple[str, str]:
-    """(action, message) for a source whose edition may already be in the database."""
-    old = next(db["documents"].rows_where("id = ?", [doc_id]), None)
-    if old is None:
-        return "added", f"{doc_id}: added from {source.name}"
-    stored = next(db["document_sources"].rows_where("document = ?", [doc_id]), None)
-    same_bytes = old["sha256"] == hashlib.sha256(source.data).hexdigest()
-    text = None if same_bytes or stored is None else decode(zlib.decompress(stored["data"]))
-    if same_bytes or text == doc.text:
-        return "unchanged", f"{doc_id}: already in the database with the same text; nothing done"
-    if text is not None and _same_content(text, doc):
-        return "unchanged", (f"{doc_id}: already in the database with the same rules and "
-                             "glossary (only the layout of the file differs); nothing done")
-    old_sections, old_glossary = _coverage(json.loads(old["covers"] or "[]"),
-                                           bool(old["glossary_count"]))
-    new_sections, new_glossary = _coverage(doc.meta.covers, bool(doc.glossary))
-    contains = new_sections >= old_sections and new_glossary >= old_glossary
-    wider = (new_sections, new_glossary) != (old_sections, old_glossary)
-    # A whole release also beats a partial document of the same extent (the flattened 2009 text).
-    if old["partial"] and contains and (wider or not is_partial(doc)):
-        covered = ", ".join(json.loads(old["covers"] or "[]")) or "part of the rules"
-        return "replaced", (f"{doc_id}: replaced the partial edition ({covered}, from "
-                            f"{old['file']}) with the more complete {source.name}")
-    if replace:
-        return "replaced", f"{doc_id}: replaced (--replace) with {source.name}"
-    raise InputError(
-        f"{source.name}: {doc_id} is already in the database from {old['file']} with different "
-        f"content; use --replace to replace it, or --id to store it under another id"
-    )
-
-
-def _same_content(stored: str, doc: Document) -> bool:
-    """Whether the stored source text of an edition says what `doc` says."""
-    try:
-        return cr_text.parse_text(stored).content() == doc.content()
-    except ParseError:  # stored by an older parser that took what this one refuses
-        return False
-
-
-def store_release(db: sqlite_utils.Database, doc_id: str, source: Source,
-                  doc: Document) -> StoredCounts:
-    """Store a parsed release under `doc_id` with its documents row and its source bytes
-    (a stored copy of the edition is replaced)."""
-    effective = doc_id.removeprefix("cr-")
-    partial = is_partial(doc)
-    day = date.fromisoformat(effective)
-    title = f"{plain_title(doc.meta.title)} ({day:%B} {day.day}, {day.year})"
-    if partial:
-        title += f", rules {', '.join(doc.meta.covers)}"
-    printed = doc.meta.date_text or "no effective date printed"
-    entry = CatalogEntry(
-        id=doc_id, kind=doc.meta.kind, title=title, file=source.name,
-        sha256=hashlib.sha256(source.data).hexdigest(), parser="cr_text", effective_date=effective,
-        partial=partial, covers=doc.meta.covers, license=LICENSE,
-        source=f"Wizards of the Coast, Comprehensive Rules ({printed}); added from {source.origin}",
-    )
-    counts = save_document(db, entry, doc)
-    db["documents"].update(doc_id, {"file_date": file_date(source.name)})
-    db["document_sources"].insert({
-        "document": doc_id, "name": source.name, "origin": source.origin,
-        "sha256": entry.sha256, "size": len(source.data), "data": zlib.compress(source.data, 1),
-    })
-    return counts
+    replace: bool = False
+    doc_id: str | None = None
+    keep_going: bool = False
+    dry_run: bool = False
 
 
 def add_sources(db_path: Path, sources: list[Source], *, replace: bool = False,
                 doc_id: str | None = None,
                 on_added: Callable[[Added], None] | None = None,
                 on_step: Callable[[str], None] | None = None,
-                keep_going: bool = False) -> AddReport:
+                keep_going: bool = False, dry_run: bool = False) -> AddReport:
     """Add CR releases to `db_path` (created when missing), all or nothing.
 
     Every source is parsed before anything is written, and the writing is done on a copy
     that replaces the database only when everything succeeded. `on_added` hears of each
     source stored; `on_step` of each step done (for progress). With `keep_going`, a source
     that does not parse or is refused is left out (`AddReport.skipped` says why) and the
-    others are added.
+    others are added. With `dry_run`, the report says what adding would do (each source
+    stored in a throwaway copy, no layer run) and nothing is written.
     """
     started = time.perf_counter()
     step = on_step or (lambda label: None)
+    options = AddOptions(replace, doc_id, keep_going, dry_run)
     if doc_id is not None and len(sources) != 1:
         raise InputError("--id names one edition: give exactly one file with it")
+    if dry_run:
+        with tempfile.TemporaryDirectory(prefix="rulesdb-dry-run-") as folder:
+            return _add(db_path, sources, options, on_added, step, started, {},
+                        Path(folder) / db_path.name)
     with collector_paused():
         workers = warm_up()  # the layers' worker imports spaCy while the sources are parsed
         try:
             with writing(db_path):  # another add would drop this one's editions
-                return _add(db_path, sources, replace, doc_id, on_added, step, started,
-                            workers, keep_going)
+                return _add(db_path, sources, options, on_added, step, started, workers,
+                            db_path.with_name(f".{db_path.name}.adding-{os.getpid()}"))
         finally:
             for worker in workers.values():
                 worker.cancel()
 
 
-def _add(db_path: Path, sources: list[Source], replace: bool, doc_id: str | None,
+def _add(db_path: Path, sources: list[Source], options: AddOptions,
          on_added: Callable[[Added], None] | None, step: Callable[[str], None], started: float,
-         workers: dict[str, Background], keep_going: bool) -> AddReport:
+         workers: dict[str, Background], temp_path: Path) -> AddReport:
+    """The add, the work done in `temp_path` (put in place at the end unless a dry run)."""
     report = AddReport(created=not db_path.exists())
     parsed = []
     for source in sources:
         try:
             doc = parse_release(source)
-            parsed.append((source, doc, edition_id(doc, source, doc_id)))
+            parsed.append((source, doc, edition_id(doc, source, options.doc_id)))
         except InputError as exc:
-            if not keep_going:
+            if not options.keep_going:
                 raise
             report.skipped.append(exc.message)
         step(f"parsed {source.name}")
     feed_parsed(workers, [doc for _, doc, _ in parsed], db_path)
-    db_path.parent.mkdir(parents=True, exist_ok=True)
+    if not options.dry_run:
+        db_path.parent.mkdir(parents=True, exist_ok=True)
     # Work on a copy put in place at the end: layers may commit on their own, so one
     # transaction could not promise that a failure leaves the database as it was.
-    temp_path = db_path.with_name(f".{db_path.name}.adding-{os.getpid()}")
     temp_path.unlink(missing_ok=True)
     try:
         if not report.created:
@@ -286,13 +148,13 @@ def _add(db_path: Path, sources: list[Source], replace: bool, doc_id: str | None
                 ensure_schema(db)
             except OutdatedSchema as exc:
                 raise InputError(f"{db_path}: {exc}") from None
-            new_ids = _store_all(db, parsed, replace, report, step, on_added, keep_going)
-            if new_ids:
+            new_ids = _store_all(db, parsed, options, report, step, on_added)
+            if new_ids and not options.dry_run:
                 _run_layers(db, new_ids, report, step, workers)
             db.conn.commit()
         finally:
             db.close()
-        if new_ids:
+        if new_ids and not options.dry_run:
             os.replace(temp_path, db_path)
     finally:
         temp_path.unlink(missing_ok=True)
@@ -301,15 +163,15 @@ def _add(db_path: Path, sources: list[Source], replace: bool, doc_id: str | None
 
 
 def _store_all(db: sqlite_utils.Database, parsed: list[tuple[Source, Document, str]],
-               replace: bool, report: AddReport, step: Callable[[str], None],
-               on_added: Callable[[Added], None] | None, keep_going: bool) -> list[str]:
+               options: AddOptions, report: AddReport, step: Callable[[str], None],
+               on_added: Callable[[Added], None] | None) -> list[str]:
     new_ids = []
     for source, doc, edition in parsed:
         t0 = time.perf_counter()
         try:
-            action, message = _decision(db, edition, source, doc, replace)
+            action, message = decision(db, edition, source, doc, options.replace)
         except InputError as exc:
-            if not keep_going:
+            if not options.keep_going:
                 raise
             report.skipped.append(exc.message)
             continue
@@ -364,21 +226,3 @@ def _open(path: Path, shown: Path) -> sqlite_utils.Database:
     db.execute("PRAGMA journal_mode = OFF")
     db.execute("PRAGMA synchronous = OFF")
     return db
-
-
-def previous_sources(db_path: Path) -> list[tuple[str, Source]]:
-    """(id, source) of every document added to the database at `db_path`; [] when none."""
-    if not db_path.is_file():
-        return []
-    try:
-        conn = sqlite3.connect(f"file:{db_path.resolve()}?mode=ro", uri=True)
-        try:
-            rows = conn.execute(
-                "SELECT document, name, origin, data FROM document_sources ORDER BY document"
-            ).fetchall()
-        finally:
-            conn.close()
-    except sqlite3.DatabaseError:  # no such table, or not a database: nothing was added
-        return []
-    return [(doc_id, Source(name, zlib.decompress(data), origin))
-            for doc_id, name, origin, data in rows]

@@ -12,7 +12,6 @@ from pathlib import Path
 
 import sqlite_utils
 
-from .add import Source, parse_release, previous_sources, store_release
 from .batch import collector_paused
 from .catalog import CatalogEntry, load_catalog, read_verified
 from .errors import InputError, position
@@ -21,6 +20,7 @@ from .ingest.decode import decode
 from .ingest.model import Document, ParseError
 from .layers import LAYERS
 from .layers.run import Background, feed_parsed, run_layers, warm_up
+from .release import Source, parse_release, previous_sources, store_release
 from .schema import ensure_schema
 from .store import StoredCounts, save_document
 from .trace.run import scanned_engines, trace_tree

@@ -405,3 +405,30 @@ def test_keep_going_with_nothing_addable_writes_nothing(tmp_path):
         "skipped b.txt: line 1, column 1: no numbered rule found: not a Comprehensive Rules "
         "text file"]
     assert not db_path.exists()
+
+
+def test_a_dry_run_says_what_adding_would_do_and_writes_nothing(tmp_path):
+    db_path = tmp_path / "rules.db"
+    (tmp_path / "a.txt").write_bytes(release().encode())
+    assert CliRunner().invoke(cli, ["add", str(tmp_path / "a.txt"), "--db", str(db_path)]
+                              ).exit_code == 0
+    before = db_path.read_bytes()
+    (tmp_path / "b.txt").write_bytes(release(date="October 1, 2024").encode())
+    (tmp_path / "c.txt").write_bytes(release(**{"Trample\n": "Trampling\n"}).encode())
+    result = CliRunner().invoke(cli, ["add", str(tmp_path / "a.txt"), str(tmp_path / "b.txt"),
+                                      str(tmp_path / "c.txt"), "--db", str(db_path),
+                                      "--dry-run", "--keep-going", "--json"])
+    assert result.exit_code == 2
+    data = json.loads(result.output)
+    assert data["dry_run"] is True and data["layers"] == {}
+    assert [(d["file"], d["action"]) for d in data["documents"]] == [
+        ("a.txt", "unchanged"), ("b.txt", "added")]
+    assert data["skipped"][0].startswith("c.txt: cr-2025-06-06 is already in the database")
+    assert db_path.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.txt", "b.txt", "c.txt", "rules.db"]
+    fresh = tmp_path / "new" / "rules.db"
+    text = CliRunner().invoke(cli, ["add", str(tmp_path / "b.txt"), "--db", str(fresh),
+                                    "--dry-run"])
+    assert text.exit_code == 0
+    assert text.output.splitlines()[-1] == f"dry run: nothing written to {fresh}"
+    assert not fresh.parent.exists()

@@ -147,6 +147,16 @@ def test_fetch_latest_follows_the_newest_link_of_the_rules_page(server, tmp_path
     assert [d["action"] for d in json.loads(again.output)["documents"]] == ["unchanged"]
 
 
+def test_a_dry_run_downloads_and_checks_but_writes_nothing(server, tmp_path):
+    result = fetch(server, tmp_path / "rules.db", "--date", "2025-06-06", "--dry-run", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert (data["dry_run"], [d["action"] for d in data["documents"]]) == (True, ["added"])
+    assert list(tmp_path.iterdir()) == []
+    broken = fetch(server, tmp_path / "rules.db", "--date", "2025-01-06", "--dry-run")
+    assert broken.exit_code == 2 and "no numbered rule found" in broken.output
+
+
 def test_fetch_latest_reads_links_written_with_a_space(server, tmp_path):
     result = CliRunner().invoke(cli, ["fetch", "--db", str(tmp_path / "rules.db"),
                                       "--rules-page", f"{server}/en/rules-as-written", "--json"])

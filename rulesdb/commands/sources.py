@@ -20,6 +20,9 @@ PROGRESS_FROM = 4
 replace_option = click.option(
     "--replace", is_flag=True,
     help="Replace an edition already in the database even when its content differs.")
+dry_run_option = click.option(
+    "--dry-run", is_flag=True,
+    help="Say what adding would do (added, replaced, unchanged, refused); write nothing.")
 id_option = click.option(
     "--id", "doc_id", metavar="cr-YYYY-MM-DD",
     help="Store under this id instead of the one from the printed effective date.")
@@ -32,9 +35,10 @@ id_option = click.option(
 @id_option
 @click.option("--keep-going", is_flag=True,
               help="Add the files that can be added, and list the others (exit code 2).")
+@dry_run_option
 @json_option
 def add(files: tuple[Path, ...], db_path: Path, replace: bool, doc_id: str | None,
-        keep_going: bool, as_json: bool) -> None:
+        keep_going: bool, dry_run: bool, as_json: bool) -> None:
     """Add official Comprehensive Rules text files to the database.
 
     Each file becomes the edition cr-YYYY-MM-DD of the effective date printed in it. The
@@ -59,8 +63,8 @@ def add(files: tuple[Path, ...], db_path: Path, replace: bool, doc_id: str | Non
     paths = release_files(files)
     with _progress(len(paths), as_json) as step:
         report = add_files(db_path, paths, replace=replace, doc_id=doc_id, on_step=step,
-                           keep_going=keep_going)
-    _show(report, db_path, as_json)
+                           keep_going=keep_going, dry_run=dry_run)
+    _show(report, db_path, as_json, dry_run=dry_run)
     if report.skipped:
         raise click.exceptions.Exit(2)
 
@@ -86,10 +90,11 @@ def add(files: tuple[Path, ...], db_path: Path, replace: bool, doc_id: str | Non
               help="Seconds a download may take in all.")
 @click.option("--max-mb", type=click.FloatRange(min=0.001), default=10.0, show_default=True,
               help="Largest download accepted, in MB.")
+@dry_run_option
 @json_option
 def fetch(day: Any, latest: bool, url: str | None, db_path: Path, replace: bool,
           doc_id: str | None, media_url: str, rules_page: str, timeout: float, max_mb: float,
-          as_json: bool) -> None:
+          dry_run: bool, as_json: bool) -> None:
     """Download a Comprehensive Rules release from Wizards of the Coast and add it.
 
     Nothing is written unless the download is a rules text file that parses as a CR.
@@ -109,10 +114,11 @@ def fetch(day: Any, latest: bool, url: str | None, db_path: Path, replace: bool,
     limits = Limits(timeout=timeout, max_bytes=int(max_mb * 1024 * 1024))
     when: date | None = day.date() if day else None
     url, report = run_fetch(db_path, when, media_url=media_url, rules_page=rules_page,
-                            limits=limits, replace=replace, doc_id=doc_id, url=url)
+                            limits=limits, replace=replace, doc_id=doc_id, url=url,
+                            dry_run=dry_run)
     if not as_json:
         click.echo(f"downloaded {url}")
-    _show(report, db_path, as_json, url)
+    _show(report, db_path, as_json, url, dry_run=dry_run)
 
 
 @click.command()
@@ -177,10 +183,12 @@ def _progress(files: int, as_json: bool) -> Iterator[Any]:
         yield lambda label: bar.update(1, label)
 
 
-def _show(report: Any, db_path: Path, as_json: bool, url: str | None = None) -> None:
+def _show(report: Any, db_path: Path, as_json: bool, url: str | None = None,
+          dry_run: bool = False) -> None:
     if as_json:
         echo_json({
-            "db": str(db_path), "created": report.created, "url": url,
+            "db": str(db_path), "created": report.created and not dry_run, "url": url,
+            "dry_run": dry_run,
             "seconds": round(report.seconds, 3),
             "documents": [
                 {"id": a.id, "file": a.name, "action": a.action, "message": a.message,
@@ -203,7 +211,9 @@ def _show(report: Any, db_path: Path, as_json: bool, url: str | None = None) -> 
             click.echo(f"  warning: {warning}")
     for name, summary in report.layers.items():
         click.echo(f"{name}: {summary}")
-    if report.added and any(a.action != "unchanged" for a in report.added):
+    if dry_run:
+        click.echo(f"dry run: nothing written to {db_path}")
+    elif report.added and any(a.action != "unchanged" for a in report.added):
         made = "created" if report.created else "updated"
         click.echo(f"{made} {db_path} in {report.seconds:.2f} s")
     for why in report.skipped:
