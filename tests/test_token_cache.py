@@ -96,3 +96,21 @@ def test_tokens_of_another_tokenizer_are_not_read_and_are_replaced(built, tmp_pa
     # rows of the old tokenizer went with it: only this document's texts are kept now
     assert db.execute("SELECT count(*) FROM token_cache").fetchone()[0] < len(
         sqlite_utils.Database(built).execute("SELECT digest FROM token_cache").fetchall())
+
+
+def test_the_layer_run_in_this_process_reads_kept_tokens_too(built, tmp_path, monkeypatch):
+    path = tmp_path / "rules.db"
+    shutil.copyfile(built, path)
+    db = sqlite_utils.Database(path)
+    ids = ["cr-2025-06-06"]
+    before = db.execute("SELECT * FROM term_mentions WHERE document = 'cr-2025-06-06' "
+                        "ORDER BY rule_id, example_id, start").fetchall()
+    asked = []
+    real = terms.tokenize
+    monkeypatch.setattr(terms, "tokenize", lambda texts, lexicon: asked.extend(texts)
+                        or real(texts, lexicon))
+    terms.compute(db, ids)
+    assert asked == []  # the build kept every text's tokens
+    after = db.execute("SELECT * FROM term_mentions WHERE document = 'cr-2025-06-06' "
+                       "ORDER BY rule_id, example_id, start").fetchall()
+    assert [row[1:] for row in after] == [row[1:] for row in before]  # ids aside

@@ -114,7 +114,10 @@ class Job:
 def compute(db: sqlite_utils.Database, doc_ids: list[str]) -> str:
     """Store the glossary-term mentions of the given documents; a one-line summary."""
     jobs = prepare(db, doc_ids)
-    return finish(db, doc_ids, find_all(jobs))
+    texts = list(dict.fromkeys(text for job in jobs for _, _, text, _ in job.items))
+    done = _Tokenized(Lexicon(), {})
+    done.tokens = token_cache.unpack(token_cache.read_from(db.conn, texts), done.lexicon)
+    return finish(db, doc_ids, find_all(jobs, done))
 
 
 def prepare(db: sqlite_utils.Database, doc_ids: list[str]) -> list[Job]:
@@ -225,13 +228,15 @@ def prime(texts: token_cache.Sample | list[str]) -> None:
     done.tokenize(texts)
 
 
-def find_all(jobs: list[Job]) -> Found:
-    """Per document id, its glossary's document and its mention rows (COLUMNS)."""
+def find_all(jobs: list[Job], done: _Tokenized | None = None) -> Found:
+    """Per document id, its glossary's document and its mention rows (COLUMNS); `done` the
+    texts tokenized already (default: what `prime` tokenized in this process)."""
     # editions repeat most of their texts: each distinct text is tokenized once, and
     # documents linked to the same names share a matcher and what it found in each text
     matchers: dict[tuple[tuple[int, str], ...], tuple[TermMatcher, dict]] = {}
     found = Found()
-    done = _primed[0] if _primed else _Tokenized(Lexicon(), {}) if jobs else None
+    if done is None:
+        done = _primed[0] if _primed else _Tokenized(Lexicon(), {}) if jobs else None
     for job in jobs:
         names = tuple(job.names)
         if names not in matchers:

@@ -92,6 +92,14 @@ def read(db_path: Path | None, texts: list[str]) -> dict[str, bytes]:
     except sqlite3.Error:
         return {}
     try:
+        return read_from(conn, texts)
+    finally:
+        conn.close()
+
+
+def read_from(conn: sqlite3.Connection, texts: list[str]) -> dict[str, bytes]:
+    """`read` from an open database."""
+    try:
         row = conn.execute("SELECT tokenizer FROM token_cache_version").fetchone()
         if row is None or row[0] != tokenizer_version():
             return {}
@@ -110,8 +118,6 @@ def read(db_path: Path | None, texts: list[str]) -> dict[str, bytes]:
         return found
     except sqlite3.Error:  # no such table: an older database, or not a rulesdb one
         return {}
-    finally:
-        conn.close()
 
 
 def rows(packed: dict[str, bytes]) -> list[tuple[int, int, bytes]]:
