@@ -1,4 +1,5 @@
-"""`rulesdb add`: official Comprehensive Rules text files added to a database, all or nothing.
+"""`rulesdb add`: official Comprehensive Rules text files added to a database, all or nothing
+(or all that can be, with `keep_going`; or nothing at all but the report, with `dry_run`).
 
 A release's id is `cr-YYYY-MM-DD` from the effective date printed in it (or `--id`). Adding an
 edition that is already present: the same text is a no-op; a more complete source of the same

@@ -23,7 +23,7 @@ import sqlite_utils
 from ..store import digest
 from .term_matcher import Lexicon, Tokens
 
-FORMAT = 1
+FORMAT = 1  # raise it when the kept tokens would differ: packing, or how term_matcher makes them
 WIDEST = 0xFFFF  # a gap or word longer than this is not kept (no rule text has one)
 CHUNK = 900  # digests per query (SQLite allows 999 parameters by default before 3.32)
 
