@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import sqlite3
 import tempfile
 import time
 from collections.abc import Callable
@@ -22,7 +21,7 @@ from typing import Any
 
 import sqlite_utils
 
-from .batch import collector_paused
+from .batch import collector_paused, open_working_copy
 from .errors import InputError
 from .fts import index_fts
 from .ingest.model import Document
@@ -143,7 +142,7 @@ def _add(db_path: Path, sources: list[Source], options: AddOptions,
     try:
         if not report.created:
             shutil.copyfile(db_path, temp_path)
-        db = _open(temp_path, db_path)
+        db = open_working_copy(temp_path, db_path)
         try:
             try:
                 ensure_schema(db)
@@ -215,15 +214,3 @@ def add_files(db_path: Path, paths: list[Path], keep_going: bool = False,
     report = add_sources(db_path, sources, keep_going=keep_going, **options)
     report.skipped[:0] = unread
     return report
-
-
-def _open(path: Path, shown: Path) -> sqlite_utils.Database:
-    """The working copy, fast to write (it is thrown away on failure)."""
-    try:
-        db = sqlite_utils.Database(path, execute_plugins=False)
-        db.execute("SELECT count(*) FROM sqlite_master").fetchone()
-    except sqlite3.DatabaseError as exc:
-        raise InputError(f"{shown}: not a database ({exc})") from None
-    db.execute("PRAGMA journal_mode = OFF")
-    db.execute("PRAGMA synchronous = OFF")
-    return db

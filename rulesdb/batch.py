@@ -1,5 +1,6 @@
-"""Batch work (`rulesdb build`, `add`, `fetch`, the scan of `trace`) with Python's cyclic garbage
-collector paused.
+"""Batch work (`rulesdb build`, `add`, `fetch`, `remove`, the scan of `trace`): Python's
+cyclic garbage collector paused, and the working copy of the database opened to be written
+fast.
 
 A build or an add makes millions of small objects (tokens, bags of words, rows) that live
 until it ends and form almost no reference cycles (about 400 for the six corpus releases).
@@ -11,8 +12,14 @@ Forked workers inherit the pause.
 from __future__ import annotations
 
 import gc
+import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
+
+import sqlite_utils
+
+from .errors import InputError
 
 
 @contextmanager
@@ -25,3 +32,17 @@ def collector_paused() -> Iterator[None]:
     finally:
         if enabled:
             gc.enable()
+
+
+def open_working_copy(path: Path, shown: Path) -> sqlite_utils.Database:
+    """The working copy at `path` of the database `shown` to the user, fast to write: with
+    no journal nor syncing, as it is thrown away on failure. InputError when it is not a
+    database."""
+    try:
+        db = sqlite_utils.Database(path, execute_plugins=False)
+        db.execute("SELECT count(*) FROM sqlite_master").fetchone()
+    except sqlite3.DatabaseError as exc:
+        raise InputError(f"{shown}: not a database ({exc})") from None
+    db.execute("PRAGMA journal_mode = OFF")
+    db.execute("PRAGMA synchronous = OFF")
+    return db

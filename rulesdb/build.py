@@ -10,9 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import sqlite_utils
-
-from .batch import collector_paused
+from .batch import collector_paused, open_working_copy
 from .catalog import CatalogEntry, load_catalog, read_verified
 from .errors import InputError, position
 from .fts import ensure_fts
@@ -106,9 +104,7 @@ def _build(db_path: Path, sources_dir: Path, catalog_path: Path | None,
     temp_path = db_path.with_name(f".{db_path.name}.building-{os.getpid()}")
     temp_path.unlink(missing_ok=True)
     try:
-        db = sqlite_utils.Database(temp_path)
-        db.execute("PRAGMA journal_mode = OFF")
-        db.execute("PRAGMA synchronous = OFF")
+        db = open_working_copy(temp_path, db_path)
         ensure_schema(db)
         for entry, doc, parse_seconds in parsed:
             t0 = time.perf_counter()

@@ -19,14 +19,13 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import sqlite_utils
-
-from .batch import collector_paused
+from .batch import collector_paused, open_working_copy
 from .build import retrace
 from .errors import InputError
 from .layers import LAYERS
 from .layers.run import run_layers
 from .store import delete_document
+from .trace.run import scanned_engines
 from .writelock import writing
 
 
@@ -59,19 +58,12 @@ def remove_documents(db_path: Path, doc_ids: list[str]) -> RemoveReport:
 
 def _remove(db_path: Path, doc_ids: list[str]) -> RemoveReport:
     _check(db_path, doc_ids)
+    engines = [engine for engine in scanned_engines(db_path) if engine["edition"] in doc_ids]
     temp_path = db_path.with_name(f".{db_path.name}.removing-{os.getpid()}")
     try:
         shutil.copyfile(db_path, temp_path)
-        db = sqlite_utils.Database(temp_path)
+        db = open_working_copy(temp_path, db_path)
         try:
-            db.execute("PRAGMA journal_mode = OFF")
-            db.execute("PRAGMA synchronous = OFF")
-            marks = ", ".join("?" * len(doc_ids))
-            engines = [{"name": name, "path": path, "edition": edition}
-                       for name, path, edition in db.execute(
-                           f"SELECT name, path, edition FROM engines WHERE kind = 'scanned' "
-                           f"AND edition IN ({marks})", doc_ids)] \
-                if db["engines"].exists() else []
             for doc_id in doc_ids:
                 delete_document(db, doc_id)
             times = run_layers(db, [], layers=LAYERS)
