@@ -235,7 +235,7 @@ def test_mentions_spooled_to_a_file_are_stored_as_the_found_ones(bundled, tmp_pa
 def test_texts_tokenized_ahead_are_found_as_if_tokenized_then(bundled, monkeypatch):
     """What a worker is fed while documents are stored (terms.prime) leaves the mentions
     found as they are, and their texts are not tokenized again."""
-    from rulesdb.layers import terms
+    from rulesdb.layers import terms, token_cache
 
     ids = ["cr-2009-02-01", "cr-2025-06-06"]
     jobs = terms.prepare(sqlite_utils.Database(bundled), ids)
@@ -243,8 +243,8 @@ def test_texts_tokenized_ahead_are_found_as_if_tokenized_then(bundled, monkeypat
     monkeypatch.setattr(terms, "_primed", [])
     terms.prime([text for job in jobs for _, _, text, _ in job.items])
     asked = []
-    real = terms.tokenize
-    monkeypatch.setattr(terms, "tokenize", lambda texts, lexicon: asked.extend(texts)
+    real = token_cache.tokenize
+    monkeypatch.setattr(token_cache, "tokenize", lambda texts, lexicon: asked.extend(texts)
                         or real(texts, lexicon))
     assert terms.find_all(jobs) == cold
     assert asked == []

@@ -55,8 +55,8 @@ def test_kept_tokens_are_used_in_place_of_tokenizing(built, monkeypatch):
     assert set(sample.kept) == set(sample.texts)  # the build kept them all
     monkeypatch.setattr(terms, "_primed", [])
     asked = []
-    real = terms.tokenize
-    monkeypatch.setattr(terms, "tokenize", lambda texts, lexicon: asked.extend(texts)
+    real = token_cache.tokenize
+    monkeypatch.setattr(token_cache, "tokenize", lambda texts, lexicon: asked.extend(texts)
                         or real(texts, lexicon))
     terms.prime(sample)
     assert asked == []
@@ -106,8 +106,8 @@ def test_the_layer_run_in_this_process_reads_kept_tokens_too(built, tmp_path, mo
     before = db.execute("SELECT * FROM term_mentions WHERE document = 'cr-2025-06-06' "
                         "ORDER BY rule_id, example_id, start").fetchall()
     asked = []
-    real = terms.tokenize
-    monkeypatch.setattr(terms, "tokenize", lambda texts, lexicon: asked.extend(texts)
+    real = token_cache.tokenize
+    monkeypatch.setattr(token_cache, "tokenize", lambda texts, lexicon: asked.extend(texts)
                         or real(texts, lexicon))
     terms.compute(db, ids)
     assert asked == []  # the build kept every text's tokens

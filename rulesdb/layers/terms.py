@@ -37,7 +37,7 @@ import json
 import os
 import re
 import sqlite3
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -47,7 +47,7 @@ from ..bulk import insert_tuples
 from ..ingest.model import Document
 from ..schema import ensure_schema
 from . import token_cache
-from .term_matcher import Lexicon, TermMatcher, Tokens, tokenize, tokens_of
+from .term_matcher import TermMatcher, tokens_of
 
 FAMILIES = {"comprehensive_rules": "cr", "rulings_summary": "cr", "rulebook": "rulebook"}
 NOT_LINKED = {
@@ -115,8 +115,8 @@ def compute(db: sqlite_utils.Database, doc_ids: list[str]) -> str:
     """Store the glossary-term mentions of the given documents; a one-line summary."""
     jobs = prepare(db, doc_ids)
     texts = list(dict.fromkeys(text for job in jobs for _, _, text, _ in job.items))
-    done = _Tokenized(Lexicon(), {})
-    done.tokens = token_cache.unpack(token_cache.read_from(db.conn, texts), done.lexicon)
+    done = token_cache.Tokenized()
+    done.take(token_cache.read_from(db.conn, texts))
     return finish(db, doc_ids, find_all(jobs, done))
 
 
@@ -167,25 +167,6 @@ def _relinked(db: sqlite_utils.Database, documents: list[dict[str, Any]],
     return relinked
 
 
-@dataclass
-class _Tokenized:
-    """Texts tokenized ahead of `find_all`, by `prime`, and the Lexicon of their words;
-    `fresh` the packed tokens of those tokenized here (not read from the token cache)."""
-
-    lexicon: Lexicon
-    tokens: dict[str, Tokens]
-    fresh: dict[str, bytes] = field(default_factory=dict)
-
-    def tokenize(self, texts: list[str]) -> None:
-        """Tokenize those of `texts` not tokenized yet."""
-        unseen = [text for text in dict.fromkeys(texts) if text not in self.tokens]
-        for text, tokens in zip(unseen, tokenize(unseen, self.lexicon), strict=True):
-            self.tokens[text] = tokens
-            packed = token_cache.pack(tokens)
-            if packed is not None:
-                self.fresh[text] = packed
-
-
 class Found(dict):
     """What `find_all` found: per document id, its glossary's document and its mention rows
     (COLUMNS); `tokens` the packed tokens of the texts it tokenized (for the token cache)."""
@@ -195,7 +176,7 @@ class Found(dict):
         self.tokens: dict[str, bytes] = {}
 
 
-_primed: list[_Tokenized] = []  # in a worker process: what `prime` tokenized
+_primed: list[token_cache.Tokenized] = []  # in a worker process: what `prime` tokenized
 
 
 def texts_of(documents: list[Document]) -> list[str]:
@@ -218,17 +199,15 @@ def prime(texts: token_cache.Sample | list[str]) -> None:
     """Tokenize `texts` now (those whose tokens are kept are read): a worker is given them
     while the documents are being stored, and `find_all` then finds them tokenized."""
     if not _primed:
-        _primed.append(_Tokenized(Lexicon(), {}))
+        _primed.append(token_cache.Tokenized())
     done = _primed[0]
     if isinstance(texts, token_cache.Sample):
-        done.tokens.update(token_cache.unpack(
-            {text: packed for text, packed in texts.kept.items() if text not in done.tokens},
-            done.lexicon))
+        done.take(texts.kept)
         texts = texts.texts
     done.tokenize(texts)
 
 
-def find_all(jobs: list[Job], done: _Tokenized | None = None) -> Found:
+def find_all(jobs: list[Job], done: token_cache.Tokenized | None = None) -> Found:
     """Per document id, its glossary's document and its mention rows (COLUMNS); `done` the
     texts tokenized already (default: what `prime` tokenized in this process)."""
     # editions repeat most of their texts: each distinct text is tokenized once, and
@@ -236,7 +215,7 @@ def find_all(jobs: list[Job], done: _Tokenized | None = None) -> Found:
     matchers: dict[tuple[tuple[int, str], ...], tuple[TermMatcher, dict]] = {}
     found = Found()
     if done is None:
-        done = _primed[0] if _primed else _Tokenized(Lexicon(), {}) if jobs else None
+        done = _primed[0] if _primed else token_cache.Tokenized() if jobs else None
     for job in jobs:
         names = tuple(job.names)
         if names not in matchers:
@@ -344,7 +323,7 @@ def _names(db: Any, glossary_doc: str, older_text: bool) -> list[tuple[int, str]
 
 def _mentions(job: Job, matcher: TermMatcher,
               memo: dict[tuple[str, tuple, frozenset], list[tuple[int, int, int]]],
-              done: _Tokenized) -> list[tuple]:
+              done: token_cache.Tokenized) -> list[tuple]:
     """The mention rows of a job's texts; `memo` holds what `matcher` found in a text with
     given blocked spans and own entries (the same, whichever document the text is in),
     `done` the tokens of every text met so far."""

@@ -21,7 +21,7 @@ import numpy as np
 import sqlite_utils
 
 from ..store import digest
-from .term_matcher import Lexicon, Tokens
+from .term_matcher import Lexicon, Tokens, tokenize
 
 FORMAT = 1  # raise it when the kept tokens would differ: packing, or how term_matcher makes them
 WIDEST = 0xFFFF  # a gap or word longer than this is not kept (no rule text has one)
@@ -67,11 +67,35 @@ def unpack(kept: dict[str, bytes], lexicon: Lexicon) -> dict[str, Tokens]:
     ends -= np.repeat(np.concatenate([[0], ends])[bounds[:-1]], counts)
     starts = ends - lengths
     at, to = starts.tolist(), ends.tolist()
-    words = lexicon.text_ids([text[a:b] for text, first, last in
-                              zip(texts, bounds[:-1].tolist(), bounds[1:].tolist(), strict=True)
+    spans = list(zip(texts, bounds[:-1].tolist(), bounds[1:].tolist(), strict=True))
+    words = lexicon.text_ids([text[a:b] for text, first, last in spans
                               for a, b in zip(at[first:last], to[first:last], strict=True)])
-    return {text: Tokens(starts[a:b], ends[a:b], words[a:b])
-            for text, a, b in zip(texts, bounds[:-1].tolist(), bounds[1:].tolist(), strict=True)}
+    return {text: Tokens(starts[a:b], ends[a:b], words[a:b]) for text, a, b in spans}
+
+
+@dataclass
+class Tokenized:
+    """Texts tokenized (or whose kept tokens were read), with the Lexicon of their words;
+    `fresh` the packed tokens of those tokenized here, to be kept."""
+
+    lexicon: Lexicon = field(default_factory=Lexicon)
+    tokens: dict[str, Tokens] = field(default_factory=dict)
+    fresh: dict[str, bytes] = field(default_factory=dict)
+
+    def take(self, kept: dict[str, bytes]) -> None:
+        """Read the kept tokens of those texts not met yet."""
+        self.tokens.update(unpack(
+            {text: packed for text, packed in kept.items() if text not in self.tokens},
+            self.lexicon))
+
+    def tokenize(self, texts: list[str]) -> None:
+        """Tokenize those of `texts` not met yet."""
+        unseen = [text for text in dict.fromkeys(texts) if text not in self.tokens]
+        for text, tokens in zip(unseen, tokenize(unseen, self.lexicon), strict=True):
+            self.tokens[text] = tokens
+            packed = pack(tokens)
+            if packed is not None:
+                self.fresh[text] = packed
 
 
 @dataclass
