@@ -147,13 +147,10 @@ def fetch(db_path: Path, day: date | None = None, *, media_url: str = MEDIA_URL,
           on_added: Callable[[Added], None] | None = None) -> tuple[str, AddReport]:
     """Download the release at `url`, else that of `day`, else the latest, and add it;
     (url, report)."""
-    if url:
-        url = web_address(url)
-        data = download(url, limits)
-    elif day:
+    if day and not url:
         url, data = _download_release(day, media_url, limits)
     else:
-        url = web_address(latest_url(rules_page, limits))
+        url = web_address(url or latest_url(rules_page, limits))
         data = download(url, limits)
     source = Source(unquote(url.rsplit("/", 1)[-1]), data, url)
     return url, add_sources(db_path, [source], replace=replace, doc_id=doc_id,
