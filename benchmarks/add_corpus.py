@@ -5,10 +5,13 @@ Run: python benchmarks/add_corpus.py [DIR] [--bare] [--layers a,b]
 ingest itself from that of each layer)
 
 1. one file at a time, as a user adding each new release does, into a database that starts
-   with the bundled documents (--bare: empty): per file MB/s of source, rules/s, seconds, the
-   time of each layer, and how much the database grew;
-2. all files in one `add` (layers run once over all of them), then again with the layers
-   taken in turn (ingest alone, then each layer added): what each costs the MB/s;
+   with the bundled documents (--bare: empty), in this process (imports done, caches warm
+   after the first file): per file MB/s of source, rules/s, seconds, the time of each layer,
+   and how much the database grew;
+2. all files in one `add` (layers run once over all of them), each run a fresh process as
+   `rulesdb add DIR` is (imports and empty caches included; the MB/s figure of the target),
+   then again with the layers taken in turn (ingest alone, then each layer added): what
+   each costs the MB/s;
 3. storage: database size, how much of the rule text repeats across editions, and what the
    shared `texts` table keeps of it;
 4. `rulesdb add` of the newest file in a fresh process (as a user runs it), median of --runs,
@@ -29,7 +32,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
 import shutil
 import sqlite3
 import statistics
@@ -39,6 +41,8 @@ import tempfile
 import time
 from datetime import date, timedelta
 from pathlib import Path
+
+import fresh_add
 
 from rulesdb.add import add_files, parse_release, read_source
 from rulesdb.build import build
@@ -68,7 +72,7 @@ def main() -> None:
     machine_check()
     with tempfile.TemporaryDirectory() as tmp:
         one_by_one(Path(tmp) / "one.db", files, args.bare)
-        cpu = all_at_once(Path(tmp) / "all.db", files)
+        cpu = all_at_once(Path(tmp), files)
         if not args.layers:
             layer_by_layer(Path(tmp), files)
         if not args.layers:
@@ -131,55 +135,46 @@ def _megabytes(files: list[Path]) -> float:
     return sum(path.stat().st_size for path in files) / MB
 
 
-def _cpu() -> float:
-    """CPU seconds of this process and of its reaped children (the layers' workers)."""
-    own, children = resource.getrusage(resource.RUSAGE_SELF), \
-        resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+RUNS = 3  # fresh-process runs per figure of section 2 (their median is printed)
 
 
-def all_at_once(db: Path, files: list[Path]) -> float:
-    """Add all files at once; the CPU seconds it took in all processes."""
+def _median_add(tmp: Path, files: list[Path], layers: list[str]) -> tuple[fresh_add.Run, int]:
+    """The median run (by wall time) of RUNS fresh-process adds of `files` into an empty
+    database with `layers`, and the size of the database it made."""
+    runs = []
+    for run in range(RUNS):
+        db = tmp / f"fresh-add-{run}.db"
+        runs.append((fresh_add.add(db, files, layers), db.stat().st_size))
+        db.unlink()
+    return sorted(runs, key=lambda run: run[0].seconds)[RUNS // 2]
+
+
+def all_at_once(tmp: Path, files: list[Path]) -> float:
+    """Add all files at once into an empty database, as `rulesdb add DIR` does: a fresh
+    process (imports and empty caches included); the CPU seconds it took."""
     megabytes = _megabytes(files)
-    cpu = _cpu()
-    t0 = time.perf_counter()
-    report = add_files(db, files)
-    seconds = time.perf_counter() - t0
-    cpu = _cpu() - cpu
+    run, size = _median_add(tmp, files, list(LAYERS))
     cores = os.cpu_count() or 1
-    rules = sum(a.counts.rules for a in report.added if a.counts)
-    layers = ", ".join(f"{name} {s:.2f}" for name, s in report.layer_seconds.items())
-    print(f"\n2. all {len(files)} files in one add into an empty database: {seconds:.2f} s, "
-          f"{megabytes / seconds:.2f} MB/s, {rules / seconds:.0f} rules/s; "
-          f"database {db.stat().st_size / MB:.1f} MB ({db.stat().st_size / MB / len(files):.2f}"
-          f" MB per edition)\n   CPU: {cpu:.2f} s in all processes, so at least "
-          f"{cpu / cores:.2f} s of wall time on {cores} cores; layers (s): {layers}")
-    return cpu
+    layers = ", ".join(f"{name} {s:.2f}" for name, s in run.layers.items())
+    print(f"\n2. all {len(files)} files in one add into an empty database, a fresh process "
+          f"each time (median of {RUNS}): {run.seconds:.2f} s, "
+          f"{megabytes / run.seconds:.2f} MB/s, {run.rules / run.seconds:.0f} rules/s; database "
+          f"{size / MB:.1f} MB ({size / MB / len(files):.2f} MB per edition), peak memory "
+          f"{run.peak_mb:.0f} MB\n   CPU: {run.cpu:.2f} s in both processes, so at least "
+          f"{run.cpu / cores:.2f} s of wall time on {cores} cores; layers (s): {layers}")
+    return run.cpu
 
 
 def layer_by_layer(tmp: Path, files: list[Path]) -> None:
-    """MB/s of one add of all files into an empty database with ingest alone (parse, store,
-    full-text search), then with each layer added in LAYERS order (median of 3 each)."""
+    """MB/s of the same add with ingest alone (parse, store, full-text search), then with
+    each layer added in LAYERS order."""
     megabytes = _megabytes(files)
-    every = dict(LAYERS)
-    print("   the same add with the layers taken in turn (median of 3 runs each):")
-    try:
-        for count in range(len(every) + 1):
-            LAYERS.clear()
-            LAYERS.update(list(every.items())[:count])
-            runs = []
-            for run in range(3):
-                db = tmp / f"layers-{count}-{run}.db"
-                t0 = time.perf_counter()
-                add_files(db, files)
-                runs.append(time.perf_counter() - t0)
-                db.unlink()
-            seconds = statistics.median(runs)
-            label = "ingest alone" if count == 0 else f"+ {list(every)[count - 1]}"
-            print(f"     {label:22} {seconds:5.2f} s  {megabytes / seconds:5.2f} MB/s")
-    finally:
-        LAYERS.clear()
-        LAYERS.update(every)
+    names = list(LAYERS)
+    print(f"   the same add with the layers taken in turn (median of {RUNS} each):")
+    for count in range(len(names) + 1):
+        run, _ = _median_add(tmp, files, names[:count])
+        label = "ingest alone" if count == 0 else f"+ {names[count - 1]}"
+        print(f"     {label:22} {run.seconds:5.2f} s  {megabytes / run.seconds:5.2f} MB/s")
 
 
 def fresh_process(tmp: Path, files: list[Path], runs: int) -> None:

@@ -20,15 +20,12 @@ history's (benchmarks/add_corpus.py times the real releases).
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import re
-import subprocess
-import sys
 import tempfile
-import time
 from datetime import date, timedelta
 from pathlib import Path
+
+import fresh_add
 
 from rulesdb.ingest.decode import decode
 
@@ -37,16 +34,6 @@ MB = 1024 * 1024
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
           "September", "October", "November", "December")
 PRINTED_DATE = re.compile(r"((?:current|effective) as of )(\w+) (\d{1,2}), (\d{4})")
-
-# the add as `rulesdb add` runs it, in a fresh process, printing its report's figures
-ADD = """
-import json, sys
-from pathlib import Path
-from rulesdb.add import add_files
-report = add_files(Path(sys.argv[1]), sorted(Path(sys.argv[2]).glob("*.txt")))
-print(json.dumps({"rules": sum(a.counts.rules for a in report.added if a.counts),
-                  "editions": len(report.added), "layers": report.layer_seconds}))
-"""
 
 
 def main() -> None:
@@ -98,22 +85,13 @@ def _write_history(folder: Path, texts: list[str], copies: int) -> float:
 
 def _run(folder: Path, db: Path, copies: int, megabytes: float) -> None:
     """One fresh-process add of the folder, printed as one line."""
-    t0 = time.perf_counter()
-    process = subprocess.Popen([sys.executable, "-c", ADD, str(db), str(folder)],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    out, err = process.stdout.read(), process.stderr.read()  # type: ignore[union-attr]
-    _, status, usage = os.wait4(process.pid, 0)  # the add's own usage, its worker's included
-    seconds = time.perf_counter() - t0
-    process.returncode = os.waitstatus_to_exitcode(status)
-    if process.returncode:
-        raise SystemExit(f"the add failed:\n{err}")
-    report = json.loads(out)
-    editions = report["editions"]
-    layers = " ".join(f"{name} {s / editions:.3f}" for name, s in report["layers"].items())
-    print(f"{copies:6} {editions:8} {megabytes:6.1f} {seconds:6.2f} {megabytes / seconds:5.2f} "
-          f"{report['rules'] / seconds:7.0f} {usage.ru_utime + usage.ru_stime:6.2f} "
-          f"{usage.ru_maxrss / 1024:7.0f} {db.stat().st_size / MB / editions:6.2f} "
-          f"{seconds / editions:6.3f}  {layers}", flush=True)
+    run = fresh_add.add(db, sorted(folder.glob("*.txt")))
+    editions = run.editions
+    layers = " ".join(f"{name} {s / editions:.3f}" for name, s in run.layers.items())
+    print(f"{copies:6} {editions:8} {megabytes:6.1f} {run.seconds:6.2f} "
+          f"{megabytes / run.seconds:5.2f} {run.rules / run.seconds:7.0f} {run.cpu:6.2f} "
+          f"{run.peak_mb:7.0f} {db.stat().st_size / MB / editions:6.2f} "
+          f"{run.seconds / editions:6.3f}  {layers}", flush=True)
 
 
 if __name__ == "__main__":
