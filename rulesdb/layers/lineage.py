@@ -46,6 +46,7 @@ def compute(db: sqlite_utils.Database, doc_ids: list[str]) -> str:
         if (old_doc, new_doc) in stored and not {old_doc, new_doc} & touched:
             continue
         aligned += _store_pair(db, old_doc, new_doc, sides)
+        sides.pop(old_doc)  # its later pair is this one (a history's sides took 500 MB)
         changed.add(new_doc)
     first = next((at for at, doc in enumerate(editions) if doc in changed), len(editions))
     lineage_count = _store_lineages(db, editions, first)
