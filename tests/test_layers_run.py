@@ -232,6 +232,21 @@ def test_mentions_spooled_to_a_file_are_stored_as_the_found_ones(bundled, tmp_pa
     assert len(stored["rows"][1]) > 10_000
 
 
+def test_mention_rows_are_made_as_read_and_read_as_often_as_asked(bundled):
+    """A document's rows (terms.Rows) are made from what was found in each text as they are
+    read: the same rows each time, as many as they say, equal to the list of them."""
+    from rulesdb.layers import terms
+
+    found = terms.find_all(terms.prepare(sqlite_utils.Database(bundled), ["cr-2009-02-01"]))
+    _, rows = found["cr-2009-02-01"]
+    listed = list(rows)
+    assert len(listed) == len(rows) > 10_000
+    assert list(rows) == listed and rows == listed and listed == rows
+    assert listed[0][0] == "cr-2009-02-01" and all(len(row) == len(terms.COLUMNS)
+                                                   for row in listed)
+    assert rows != listed[:-1]
+
+
 def test_texts_tokenized_ahead_are_found_as_if_tokenized_then(bundled, monkeypatch):
     """What a worker is fed while documents are stored (terms.prime) leaves the mentions
     found as they are, and their texts are not tokenized again."""

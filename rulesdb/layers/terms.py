@@ -37,6 +37,7 @@ import json
 import os
 import re
 import sqlite3
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -128,15 +129,18 @@ def prepare(db: sqlite_utils.Database, doc_ids: list[str]) -> list[Job]:
                      "SELECT id, kind, effective_date, glossary_count FROM documents")]
     by_id = {d["id"]: d for d in documents}
     jobs = []
+    # one string per distinct text, shared by the jobs of the editions printing it: the jobs
+    # are pickled for the worker, which keeps a shared string once
+    texts: dict[str, str] = {}
     for doc_id in [*doc_ids, *_relinked(db, documents, doc_ids)]:
         source = glossary_for(documents, by_id[doc_id]) if doc_id in by_id else None
         if source is None:
             continue
         older = _months(by_id[doc_id]["effective_date"]) < _months(by_id[source]["effective_date"])
-        items = [(row[0], None, row[1], row[0]) for row in db.execute(
+        items = [(row[0], None, texts.setdefault(row[1], row[1]), row[0]) for row in db.execute(
             "SELECT id, text FROM rules WHERE document = ? AND text IS NOT NULL "
             "ORDER BY position", [doc_id])]
-        items += [(row[1], row[0], row[2], row[1]) for row in db.execute(
+        items += [(row[1], row[0], texts.setdefault(row[2], row[2]), row[1]) for row in db.execute(
             "SELECT id, rule_id, text FROM examples WHERE document = ? ORDER BY id", [doc_id])]
         jobs.append(Job(
             doc_id, source, _names(db, source, older),
@@ -238,7 +242,7 @@ class Spooled:
 SPOOL_TABLE = ", ".join(f"[{c}]" for c in COLUMNS)
 
 
-def spool(found: Found | dict[str, tuple[str, list[tuple]]], folder: str) -> Spooled:
+def spool(found: Found | dict[str, tuple[str, Rows | list[tuple]]], folder: str) -> Spooled:
     """`found` written to a new file in `folder` (its tokens in table `kept`): the worker's
     way to hand over its rows. Copied table to table, they cost the process writing the
     database a third of inserting them from Python, and nothing is pickled."""
@@ -264,7 +268,7 @@ def spool(found: Found | dict[str, tuple[str, list[tuple]]], folder: str) -> Spo
 
 
 def finish(db: sqlite_utils.Database, doc_ids: list[str],
-           found: dict[str, tuple[str, list[tuple]]] | Spooled) -> str:
+           found: dict[str, tuple[str, Rows | list[tuple]]] | Spooled) -> str:
     """Replace the stored mentions of `doc_ids` (and of the documents linked again) with
     those found (by `find_all`, or spooled by `spool`), and keep the tokens of the texts
     tokenized; the one-line summary."""
@@ -321,9 +325,38 @@ def _names(db: Any, glossary_doc: str, older_text: bool) -> list[tuple[int, str]
     return [(glossary_id, n) for glossary_id, n, _ in sorted(names, key=lambda x: x[2])]
 
 
+class Rows:
+    """A document's mention rows (COLUMNS), made as they are read from what was found in each
+    of its texts (one list per distinct text and context, shared by the documents printing
+    it): made at once, the rows of a history of 90 editions took the worker 700 MB."""
+
+    __slots__ = ("doc_id", "found", "items")
+
+    def __init__(self, doc_id: str, items: list[tuple[int, int | None, str, int]],
+                 found: list[list[tuple[int, int, int]]]) -> None:
+        self.doc_id = doc_id
+        self.items = items  # (rule id, example id, text, owner) of each text
+        self.found = found  # (start, end, glossary id) of each mention, per text
+
+    def __iter__(self) -> Iterator[tuple]:
+        for (rule_id, example_id, text, _), mentions in zip(self.items, self.found,
+                                                            strict=True):
+            for start, end, glossary_id in mentions:
+                yield (self.doc_id, glossary_id, None if example_id else rule_id, example_id,
+                       start, end, text[start:end])
+
+    def __len__(self) -> int:
+        return sum(map(len, self.found))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Rows | list) and list(self) == list(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+
 def _mentions(job: Job, matcher: TermMatcher,
               memo: dict[tuple[str, tuple, frozenset], list[tuple[int, int, int]]],
-              done: token_cache.Tokenized) -> list[tuple]:
+              done: token_cache.Tokenized) -> Rows:
     """The mention rows of a job's texts; `memo` holds what `matcher` found in a text with
     given blocked spans and own entries (the same, whichever document the text is in),
     `done` the tokens of every text met so far."""
@@ -342,10 +375,7 @@ def _mentions(job: Job, matcher: TermMatcher,
     tokens, lexicon = done.tokens, done.lexicon
     for ask in new:
         memo[ask] = matcher.find_in(tokens[ask[0]], lexicon, list(ask[1]), set(ask[2]))
-    return [(job.doc_id, glossary_id, None if example_id else rule_id, example_id, start, end,
-             text[start:end])
-            for (rule_id, example_id, text, _), ask in zip(job.items, asks, strict=True)
-            for start, end, glossary_id in memo[ask]]
+    return Rows(job.doc_id, job.items, [memo[ask] for ask in asks])
 
 
 def _own_entries(titles: list[tuple[int, int | None, str, str | None]],
