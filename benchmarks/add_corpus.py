@@ -160,7 +160,8 @@ def all_at_once(tmp: Path, files: list[Path]) -> float:
           f"each time (median of {RUNS}): {run.seconds:.2f} s, "
           f"{megabytes / run.seconds:.2f} MB/s, {run.rules / run.seconds:.0f} rules/s; database "
           f"{size / MB:.1f} MB ({size / MB / len(files):.2f} MB per edition), peak memory "
-          f"{run.peak_mb:.0f} MB\n   CPU: {run.cpu:.2f} s in both processes, so at least "
+          f"{run.peak_mb:.0f} MB (main {run.peak_main:.0f}, worker {run.peak_worker:.0f})"
+          f"\n   CPU: {run.cpu:.2f} s in both processes, so at least "
           f"{run.cpu / cores:.2f} s of wall time on {cores} cores; layers (s): {layers}")
     return run.cpu
 

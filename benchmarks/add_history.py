@@ -6,10 +6,11 @@ Each CR release of DIR (default ../shared/corpus/cr) is written COPIES times, it
 effective date moved on by a week per copy, and the folder is added into an empty database
 in a fresh process, as a researcher loading every release since 2003 does, once per COPIES
 given. Printed per run: editions, MB of source, seconds, MB/s, rules/s, CPU seconds of the
-add and its worker, peak memory, database MB per edition, and the seconds per edition of the
-whole add and of each layer. The per-edition figures must stay flat as the history grows:
-a step whose cost grows with the square of the editions shows as a rising column (concept
-links did, until a CR glossary entry read only its own edition's targets).
+add and its worker, peak memory (of the two processes together), database MB per edition,
+and the seconds per edition of the whole add and of each layer. The per-edition figures must
+stay flat as the history grows: a step whose cost grows with the square of the editions
+shows as a rising column (concept links did, until a CR glossary entry read only its own
+edition's targets).
 
 The copies repeat their release word for word, where real consecutive releases differ a
 little; the caches that make a repeated text cheap help them more than they would a real

@@ -15,7 +15,7 @@ from pathlib import Path
 # rulesdb.add.add_files with the layers cut to those named in argv[2] ("all": every one),
 # printing what the report says
 ADD = """
-import json, sys
+import json, resource, sys
 from pathlib import Path
 from rulesdb.add import add_files
 from rulesdb.layers import LAYERS
@@ -23,22 +23,31 @@ if sys.argv[2] != "all":
     for name in [name for name in LAYERS if name not in sys.argv[2].split(",")]:
         del LAYERS[name]
 report = add_files(Path(sys.argv[1]), [Path(path) for path in sys.argv[3:]])
+peaks = [resource.getrusage(who).ru_maxrss / 1024
+         for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)]
 print(json.dumps({"rules": sum(a.counts.rules for a in report.added if a.counts),
-                  "editions": len(report.added), "layers": report.layer_seconds}))
+                  "editions": len(report.added), "layers": report.layer_seconds,
+                  "peaks": peaks}))
 """
 
 
 @dataclass(frozen=True)
 class Run:
-    """One add: wall seconds, CPU seconds of the add and its worker, peak memory (MB), rules
-    and editions added, seconds per layer."""
+    """One add: wall seconds, CPU seconds of the add and its worker, peak memory (MB) of
+    each and their sum (both may peak at once), rules and editions added, seconds per layer."""
 
     seconds: float
     cpu: float
-    peak_mb: float
+    peak_main: float
+    peak_worker: float
     rules: int
     editions: int
     layers: dict[str, float]
+
+    @property
+    def peak_mb(self) -> float:
+        """The most memory the add and its worker can have held at once."""
+        return self.peak_main + self.peak_worker
 
 
 def add(db: Path, files: list[Path], layers: list[str] | None = None) -> Run:
@@ -49,7 +58,7 @@ def add(db: Path, files: list[Path], layers: list[str] | None = None) -> Run:
             [sys.executable, "-c", ADD, str(db),
              ",".join(layers) if layers is not None else "all", *map(str, files)],
             stdout=out, stderr=err, text=True)
-        # this run's own usage: the add's and its worker's (which it reaped)
+        # this run's own CPU time: the add's and its worker's (which it reaped)
         _, status, usage = os.wait4(process.pid, 0)
         seconds = time.perf_counter() - t0
         process.returncode = os.waitstatus_to_exitcode(status)
@@ -58,5 +67,5 @@ def add(db: Path, files: list[Path], layers: list[str] | None = None) -> Run:
         if process.returncode:
             raise SystemExit(f"the add failed:\n{err.read()}")
         report = json.loads(out.read())
-    return Run(seconds, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024,
-               report["rules"], report["editions"], report["layers"])
+    return Run(seconds, usage.ru_utime + usage.ru_stime, *report["peaks"], report["rules"],
+               report["editions"], report["layers"])
