@@ -211,9 +211,9 @@ def test_an_error_in_a_layer_stops_the_worker_and_surfaces(bundled, tmp_path):
 
 
 def test_mentions_spooled_to_a_file_are_stored_as_the_found_ones(bundled, tmp_path):
-    """The worker hands its rows over in a file (terms.spool); `finish` stores them exactly
+    """The worker hands its rows over in a file (term_rows.spool); `finish` stores them exactly
     as it stores the rows themselves, ids and order included."""
-    from rulesdb.layers import terms
+    from rulesdb.layers import term_rows, terms
 
     ids = ["cr-2009-02-01", "cr-2025-06-06", "rulings-1999-04"]
     found = terms.find_all(terms.prepare(sqlite_utils.Database(bundled), ids))
@@ -223,8 +223,8 @@ def test_mentions_spooled_to_a_file_are_stored_as_the_found_ones(bundled, tmp_pa
         path = tmp_path / f"{way}.db"
         shutil.copyfile(bundled, path)
         db = sqlite_utils.Database(path)
-        given = found if way == "rows" else terms.spool(found, str(tmp_path))
-        summary = terms.finish(db, ids, given)
+        given = found if way == "rows" else term_rows.spool(found, str(tmp_path))
+        summary = term_rows.finish(db, ids, given)
         db.conn.commit()
         stored[way] = (summary, db.execute("SELECT * FROM term_mentions ORDER BY id").fetchall())
         assert db.execute("PRAGMA database_list").fetchall()[-1][1] == "main"  # detached
@@ -233,16 +233,16 @@ def test_mentions_spooled_to_a_file_are_stored_as_the_found_ones(bundled, tmp_pa
 
 
 def test_mention_rows_are_made_as_read_and_read_as_often_as_asked(bundled):
-    """A document's rows (terms.Rows) are made from what was found in each text as they are
+    """A document's rows (term_rows.Rows) are made from what was found in each text as they are
     read: the same rows each time, as many as they say, equal to the list of them."""
-    from rulesdb.layers import terms
+    from rulesdb.layers import term_rows, terms
 
     found = terms.find_all(terms.prepare(sqlite_utils.Database(bundled), ["cr-2009-02-01"]))
     _, rows = found["cr-2009-02-01"]
     listed = list(rows)
     assert len(listed) == len(rows) > 10_000
     assert list(rows) == listed and rows == listed and listed == rows
-    assert listed[0][0] == "cr-2009-02-01" and all(len(row) == len(terms.COLUMNS)
+    assert listed[0][0] == "cr-2009-02-01" and all(len(row) == len(term_rows.COLUMNS)
                                                    for row in listed)
     assert rows != listed[:-1]
 

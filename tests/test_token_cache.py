@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from rulesdb.build import build
 from rulesdb.ingest import cr_text
-from rulesdb.layers import term_matcher, terms, token_cache
+from rulesdb.layers import term_matcher, term_rows, terms, token_cache
 from rulesdb.layers.term_matcher import Lexicon, tokenize
 
 from conftest import SOURCES
@@ -88,7 +88,7 @@ def test_tokens_of_another_tokenizer_are_not_read_and_are_replaced(built, tmp_pa
     db.conn.commit()
     assert token_cache.read(path, texts) == {}
     ids = ["cr-2025-06-06"]
-    terms.finish(db, ids, terms.find_all(terms.prepare(db, ids)))
+    term_rows.finish(db, ids, terms.find_all(terms.prepare(db, ids)))
     db.conn.commit()
     assert db.execute("SELECT tokenizer FROM token_cache_version").fetchall() == [
         (token_cache.tokenizer_version(),)]

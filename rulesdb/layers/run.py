@@ -28,7 +28,7 @@ from typing import Any
 import sqlite_utils
 
 from ..ingest.model import Document
-from . import LAYERS, Layer, term_matcher, terms
+from . import LAYERS, Layer, term_matcher, term_rows, terms
 
 
 @dataclass(frozen=True)
@@ -54,7 +54,7 @@ class Split:
 
 
 SPLITS = {"terms": Split(terms.compute, ("references",), terms.prepare, terms.find_all,
-                         terms.finish, term_matcher.warm_up, terms.spool, terms.sample,
+                         term_rows.finish, term_matcher.warm_up, term_rows.spool, terms.sample,
                          terms.prime)}
 
 

@@ -26,29 +26,27 @@ What counts as a mention:
 spaCy (the blank English tokenizer and the lookup lemmatizer's table) is imported only by
 rulesdb.layers.term_matcher, on first use; nothing is downloaded at run time. The finding can
 run in a worker process beside the layers after the references layer (rulesdb.layers.run):
-`prepare` reads, `find_all` finds, `spool` (in the worker) writes the rows to a file of its
-own, `finish` writes them to the database. The tokens of every text read are kept in the
-database (rulesdb.layers.token_cache): a text no new edition changed is not tokenized again.
+`prepare` reads, `find_all` finds, and rulesdb.layers.term_rows hands the rows over (`spool`,
+in the worker, writes them to a file of its own) and writes them (`finish`). The tokens of
+every text read are kept in the database (rulesdb.layers.token_cache): a text no new
+edition changed is not tokenized again.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import re
-import sqlite3
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import sqlite_utils
 
-from ..bulk import insert_tuples
 from ..ingest.model import Document
 from ..schema import ensure_schema
 from . import token_cache
 from .term_matcher import TermMatcher, tokens_of
+from .term_rows import Found, Rows, finish
 
 FAMILIES = {"comprehensive_rules": "cr", "rulings_summary": "cr", "rulebook": "rulebook"}
 NOT_LINKED = {
@@ -94,9 +92,6 @@ def term_names(entry: dict[str, Any]) -> list[str]:
     return [n for n in names if n.lower() not in NOT_LINKED and not re.search(r"[{}★]", n)]
 
 
-
-
-COLUMNS = ("document", "glossary_id", "rule_id", "example_id", "start", "end", "text")
 
 
 @dataclass
@@ -171,15 +166,6 @@ def _relinked(db: sqlite_utils.Database, documents: list[dict[str, Any]],
     return relinked
 
 
-class Found(dict):
-    """What `find_all` found: per document id, its glossary's document and its mention rows
-    (COLUMNS); `tokens` the packed tokens of the texts it tokenized (for the token cache)."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.tokens: dict[str, bytes] = {}
-
-
 _primed: list[token_cache.Tokenized] = []  # in a worker process: what `prime` tokenized
 
 
@@ -230,82 +216,6 @@ def find_all(jobs: list[Job], done: token_cache.Tokenized | None = None) -> Foun
     return found
 
 
-@dataclass(frozen=True)
-class Spooled:
-    """What `find_all` found, its rows written to the SQLite file `path` (table `found`, in
-    order); per document id its glossary's document and its rows' first and last `seq`."""
-
-    path: str
-    ranges: dict[str, tuple[str, int, int]]
-
-
-SPOOL_TABLE = ", ".join(f"[{c}]" for c in COLUMNS)
-
-
-def spool(found: Found | dict[str, tuple[str, Rows | list[tuple]]], folder: str) -> Spooled:
-    """`found` written to a new file in `folder` (its tokens in table `kept`): the worker's
-    way to hand over its rows. Copied table to table, they cost the process writing the
-    database a third of inserting them from Python, and nothing is pickled."""
-    path = os.path.join(folder, "term_mentions.db")
-    conn = sqlite3.connect(path)
-    try:
-        conn.execute("PRAGMA journal_mode = OFF")
-        conn.execute("PRAGMA synchronous = OFF")
-        conn.execute(f"CREATE TABLE found (seq INTEGER PRIMARY KEY, {SPOOL_TABLE})")
-        ranges, seq = {}, 0
-        for doc_id, (source, rows) in found.items():
-            conn.executemany(f"INSERT INTO found ({SPOOL_TABLE}) VALUES "
-                             f"({', '.join('?' * len(COLUMNS))})", rows)
-            ranges[doc_id] = (source, seq + 1, seq + len(rows))
-            seq += len(rows)
-        conn.execute("CREATE TABLE kept (digest INTEGER, length INTEGER, bounds BLOB)")
-        conn.executemany("INSERT INTO kept VALUES (?, ?, ?)",
-                         token_cache.rows(getattr(found, "tokens", {})))
-        conn.commit()
-    finally:
-        conn.close()
-    return Spooled(path, ranges)
-
-
-def finish(db: sqlite_utils.Database, doc_ids: list[str],
-           found: dict[str, tuple[str, Rows | list[tuple]]] | Spooled) -> str:
-    """Replace the stored mentions of `doc_ids` (and of the documents linked again) with
-    those found (by `find_all`, or spooled by `spool`), and keep the tokens of the texts
-    tokenized; the one-line summary."""
-    spooled = found if isinstance(found, Spooled) else None
-    sources = (spooled.ranges if spooled else
-               {doc_id: (source, 1, len(rows)) for doc_id, (source, rows) in found.items()})
-    if spooled:  # ATTACH is refused inside a transaction
-        db.conn.commit()
-        db.execute("ATTACH DATABASE ? AS spool", [spooled.path])
-    total, linked = 0, []
-    try:
-        for doc_id in [*doc_ids, *(doc_id for doc_id in sources if doc_id not in doc_ids)]:
-            db.execute("DELETE FROM term_mentions WHERE document = ?", [doc_id])
-            if doc_id not in sources:
-                continue
-            source, first, last = sources[doc_id]
-            if spooled:
-                db.execute(f"INSERT INTO term_mentions ({SPOOL_TABLE}) SELECT {SPOOL_TABLE} "
-                           "FROM spool.found WHERE seq BETWEEN ? AND ? ORDER BY seq",
-                           [first, last])
-            else:
-                insert_tuples(db, "term_mentions", COLUMNS, found[doc_id][1])
-            total += last - first + 1
-            linked.append(f"{doc_id}→{source}")
-        token_cache.make_current(db)
-        if spooled:
-            db.execute(f"{token_cache.INSERT} SELECT digest, length, bounds FROM spool.kept")
-        else:
-            db.conn.executemany(f"{token_cache.INSERT} VALUES (?, ?, ?)",
-                                token_cache.rows(getattr(found, "tokens", {})))
-    finally:
-        if spooled:
-            db.conn.commit()
-            db.execute("DETACH DATABASE spool")
-    return f"{total} term mentions ({', '.join(linked)})"
-
-
 def matcher_for(db: Any, glossary_doc: str, older_text: bool) -> TermMatcher:
     """A matcher over the linkable names of `glossary_doc`'s entries."""
     return TermMatcher(_names(db, glossary_doc, older_text))
@@ -323,35 +233,6 @@ def _names(db: Any, glossary_doc: str, older_text: bool) -> list[tuple[int, str]
                      for n in term_names({"term": term, "aliases": aliases}))
     # a name shared by several entries links the one it heads ("Tap", not "{T} Tap")
     return [(glossary_id, n) for glossary_id, n, _ in sorted(names, key=lambda x: x[2])]
-
-
-class Rows:
-    """A document's mention rows (COLUMNS), made as they are read from what was found in each
-    of its texts (one list per distinct text and context, shared by the documents printing
-    it): made at once, the rows of a history of 90 editions took the worker 700 MB."""
-
-    __slots__ = ("doc_id", "found", "items")
-
-    def __init__(self, doc_id: str, items: list[tuple[int, int | None, str, int]],
-                 found: list[list[tuple[int, int, int]]]) -> None:
-        self.doc_id = doc_id
-        self.items = items  # (rule id, example id, text, owner) of each text
-        self.found = found  # (start, end, glossary id) of each mention, per text
-
-    def __iter__(self) -> Iterator[tuple]:
-        for (rule_id, example_id, text, _), mentions in zip(self.items, self.found,
-                                                            strict=True):
-            for start, end, glossary_id in mentions:
-                yield (self.doc_id, glossary_id, None if example_id else rule_id, example_id,
-                       start, end, text[start:end])
-
-    def __len__(self) -> int:
-        return sum(map(len, self.found))
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Rows | list) and list(self) == list(other)
-
-    __hash__ = None  # type: ignore[assignment]
 
 
 def _mentions(job: Job, matcher: TermMatcher,
