@@ -93,7 +93,6 @@ def term_names(entry: dict[str, Any]) -> list[str]:
 
 
 
-
 @dataclass
 class Job:
     """What finding one document's mentions needs, read from the database beforehand (so the
