@@ -47,7 +47,7 @@ def main() -> None:
     files = sorted(args.dir.glob("*.txt"))
     if not files:
         raise SystemExit(f"no .txt files in {args.dir}")
-    texts = [_text(path) for path in files]
+    releases = [_release(path) for path in files]
     print(f"{len(files)} releases of {args.dir}, each stored COPIES times a week apart\n")
     print(f"{'copies':>6} {'editions':>8} {'MB':>6} {'s':>6} {'MB/s':>5} {'rules/s':>7} "
           f"{'CPU s':>6} {'peak MB':>7} {'MB/ed':>6} {'s/ed':>6}  layers (s per edition)")
@@ -55,25 +55,23 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as tmp:
             folder = Path(tmp) / "history"
             folder.mkdir()
-            megabytes = _write_history(folder, texts, copies)
+            megabytes = _write_history(folder, releases, copies)
             _run(folder, Path(tmp) / "history.db", copies, megabytes)
 
 
-def _text(path: Path) -> str:
-    """A release's text as rulesdb reads it (any encoding), with its printed date."""
+def _release(path: Path) -> tuple[str, date]:
+    """A release's text as rulesdb reads it (any encoding), and its printed date."""
     text = decode(path.read_bytes())
-    if not PRINTED_DATE.search(text):
+    match = PRINTED_DATE.search(text)
+    if not match:
         raise SystemExit(f"{path}: no printed effective date to move")
-    return text
+    return text, date(int(match[4]), MONTHS.index(match[2]) + 1, int(match[3]))
 
 
-def _write_history(folder: Path, texts: list[str], copies: int) -> float:
-    """Each text `copies` times, a week apart, as UTF-8 files; their size in MB."""
+def _write_history(folder: Path, releases: list[tuple[str, date]], copies: int) -> float:
+    """Each release `copies` times, a week apart, as UTF-8 files; their size in MB."""
     size = 0
-    for text in texts:
-        match = PRINTED_DATE.search(text)
-        assert match is not None
-        printed = date(int(match[4]), MONTHS.index(match[2]) + 1, int(match[3]))
+    for text, printed in releases:
         for copy in range(copies):
             day = printed + timedelta(days=7 * copy)
             moved = PRINTED_DATE.sub(
