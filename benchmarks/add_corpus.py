@@ -44,9 +44,9 @@ from pathlib import Path
 
 import fresh_add
 
-from rulesdb.add import add_files, parse_release, read_source
-from rulesdb.build import build
 from rulesdb.layers import LAYERS
+from rulesdb.sources.add import add_files, parse_release, read_source
+from rulesdb.sources.build import build
 
 ROOT = Path(__file__).resolve().parent.parent
 MB = 1024 * 1024
@@ -238,7 +238,7 @@ def _copies(db: Path, files: list[Path], copies: int) -> int:
 TERMS_FLOOR = """
 import sys, time
 from pathlib import Path
-from rulesdb.add import parse_release, read_source
+from rulesdb.sources.add import parse_release, read_source
 from rulesdb.layers import term_matcher, terms
 docs = [parse_release(read_source(Path(p))) for p in sys.argv[1:]]
 texts = terms.texts_of(docs)

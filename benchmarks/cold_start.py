@@ -15,7 +15,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from rulesdb.build import build
+from rulesdb.sources.build import build
 
 SOURCES = Path(__file__).resolve().parent.parent / "data" / "sources"
 

@@ -12,12 +12,12 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-# rulesdb.add.add_files with the layers cut to those named in argv[2] ("all": every one),
+# rulesdb.sources.add.add_files with the layers cut to those named in argv[2] ("all": every one),
 # printing what the report says
 ADD = """
 import json, resource, sys
 from pathlib import Path
-from rulesdb.add import add_files
+from rulesdb.sources.add import add_files
 from rulesdb.layers import LAYERS
 if sys.argv[2] != "all":
     for name in [name for name in LAYERS if name not in sys.argv[2].split(",")]:

@@ -6,13 +6,13 @@ Default pair: ../shared/corpus/cr MagicCompRules-2023-10-13.txt → MagicCompRul
 the fly.
 
 Prints:
-- the project's alignment alone (rulesdb.lineage.align over parsed rules), and the whole
+- the project's alignment alone (rulesdb.lineage.align.align over parsed rules), and the whole
   on-the-fly diff (rules read from SQLite, aligned, word-level detail for every edit);
 - the baseline: for each old rule in order, difflib.get_close_matches(text, remaining new
   texts, n=1, cutoff=0.4), greedy (a new rule once taken is gone);
 - both times, their ratio, and how often the two agree on an old rule's counterpart (same
   new rule, or both none), over the old rules the baseline saw.
-Every run starts with cold caches (rulesdb.lineage_text.clear_caches).
+Every run starts with cold caches (rulesdb.lineage.text.clear_caches).
 """
 
 from __future__ import annotations
@@ -27,13 +27,12 @@ from pathlib import Path
 
 import sqlite_utils
 
-from rulesdb.catalog import CatalogEntry
+from rulesdb.db.schema import ensure_schema
+from rulesdb.db.store import CatalogEntry, save_document
 from rulesdb.ingest import cr_text
-from rulesdb.lineage import RuleRec, align
-from rulesdb.lineage_query import diff
-from rulesdb.lineage_text import clear_caches
-from rulesdb.schema import ensure_schema
-from rulesdb.store import save_document
+from rulesdb.lineage.align import RuleRec, align
+from rulesdb.lineage.query import diff
+from rulesdb.lineage.text import clear_caches
 
 CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus" / "cr"
 DEFAULT = (CORPUS / "MagicCompRules-2023-10-13.txt", CORPUS / "MagicCompRules-2025-02-07.txt")

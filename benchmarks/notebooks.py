@@ -18,8 +18,8 @@ from pathlib import Path
 import nbformat
 from nbclient import NotebookClient
 
-from rulesdb.add import add_files
-from rulesdb.build import build
+from rulesdb.sources.add import add_files
+from rulesdb.sources.build import build
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ["rules_evolution", "diff_explorer", "engine_coverage"]

@@ -16,7 +16,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from rulesdb.build import build
+from rulesdb.sources.build import build
 from rulesdb.trace.scan import scan
 from rulesdb.trace.status import Checker
 

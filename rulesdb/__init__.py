@@ -1,3 +1,9 @@
-"""rulesdb: the rules of Magic: The Gathering as one cross-referenced SQLite database."""
+"""rulesdb: the rules of Magic: The Gathering as one cross-referenced SQLite database.
+
+The packages are the stages of the pipeline, bottom first; each imports only those below it
+(tests/test_layout.py checks it): `errors`, `numbers` and the parsers (`rulesdb.ingest`);
+`db` and `engine`; `lookup`; `lineage`; `trace`; `layers`; `sources`; `analysis` and `site`;
+`commands`, `cli`.
+"""
 
 __version__ = "0.1.0"

@@ -12,13 +12,13 @@ from typing import Any
 
 import click
 
-from .cliutil import quick_exit_wanted
 from .commands import core, engine, lineage, lookup, site, sources
+from .commands.common import quick_exit_wanted
 
 
 class Rulesdb(click.Group):
     """The command group. Run as the `rulesdb` program (which calls it; tests call `main`),
-    a command that asked to `leave_quickly` (rulesdb.cliutil) ends the process once its
+    a command that asked to `leave_quickly` (rulesdb.commands.common) ends the process once its
     output is flushed, with the exit code it would have had, skipping the interpreter's
     teardown."""
 

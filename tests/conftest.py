@@ -31,7 +31,7 @@ needs_corpus = pytest.mark.skipif(not corpus_files(), reason="../shared/corpus/c
 def bundled_db(tmp_path_factory) -> Path:
     """A database built once per session from the bundled sources; tests only read it
     (a test that writes copies it first)."""
-    from rulesdb.build import build
+    from rulesdb.sources.build import build
 
     path = tmp_path_factory.mktemp("bundled") / "rules.db"
     build(path, SOURCES)

@@ -10,8 +10,8 @@ import pytest
 import sqlite_utils
 from click.testing import CliRunner
 
-from rulesdb.add import file_date, plain_title
 from rulesdb.cli import cli
+from rulesdb.sources.add import file_date, plain_title
 
 from conftest import SOURCES
 

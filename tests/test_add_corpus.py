@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 import sqlite_utils
 
-from rulesdb.add import add_files
-from rulesdb.build import build
 from rulesdb.ingest.cr_text import parse
 from rulesdb.ingest.decode import decode
 from rulesdb.ingest.lossless import lossless_mismatch, normalize_ws
+from rulesdb.sources.add import add_files
+from rulesdb.sources.build import build
 
 from conftest import SOURCES, corpus_files, needs_corpus
 

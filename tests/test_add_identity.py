@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 from pathlib import Path
 
@@ -10,8 +11,8 @@ import pytest
 import sqlite_utils
 from click.testing import CliRunner
 
-from rulesdb.build import build
 from rulesdb.cli import cli
+from rulesdb.sources.build import build
 
 from conftest import SOURCES
 from test_add import add, release
@@ -178,7 +179,7 @@ def test_a_failure_while_writing_rolls_everything_back(tmp_path, monkeypatch):
     def broken(db, doc_ids):
         raise RuntimeError("layer failed")
 
-    monkeypatch.setitem(__import__("rulesdb.add").add.LAYERS, "keywords", broken)
+    monkeypatch.setitem(importlib.import_module("rulesdb.sources.add").LAYERS, "keywords", broken)
     result, _ = add(tmp_path, release(date="October 1, 2024").encode("utf-8"), "b.txt")
     assert isinstance(result.exception, RuntimeError)
     assert snapshot(db_path) == before

@@ -1,5 +1,6 @@
-"""The notebooks' helpers: rulesdb.analysis, rulesdb.edition_diff, rulesdb.highlight and
-rulesdb.figures, on the bundled database and on small made-up rows."""
+"""The notebooks' helpers: rulesdb.analysis.queries, rulesdb.analysis.edition_diff,
+rulesdb.lineage.highlight and rulesdb.analysis.figures, on the bundled database and on small
+made-up rows."""
 
 from __future__ import annotations
 
@@ -11,8 +12,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rulesdb import analysis, edition_diff, figures, wordiff
-from rulesdb.highlight import Edit, changed_words
+from rulesdb.analysis import edition_diff, figures
+from rulesdb.analysis import queries as analysis
+from rulesdb.lineage import wordiff
+from rulesdb.lineage.highlight import Edit, changed_words
 
 DATES = ["1995", "1999-04", "2005", "2009-02-01", "2025-06-06"]
 

@@ -6,9 +6,9 @@ import gc
 
 import pytest
 
-from rulesdb.add import add_files
-from rulesdb.batch import collector_paused
+from rulesdb.db.batch import collector_paused
 from rulesdb.errors import InputError
+from rulesdb.sources.add import add_files
 
 
 @pytest.mark.parametrize("before", [True, False])

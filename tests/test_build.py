@@ -11,10 +11,10 @@ import pytest
 import sqlite_utils
 from click.testing import CliRunner
 
-from rulesdb import build as build_module
-from rulesdb.build import build
 from rulesdb.cli import cli
 from rulesdb.errors import InputError
+from rulesdb.sources import build as build_module
+from rulesdb.sources.build import build
 
 from conftest import SOURCES
 

@@ -12,7 +12,7 @@ import sqlite_utils
 from click.testing import CliRunner
 
 from rulesdb.cli import cli
-from rulesdb.cliutil import quick_exit_wanted
+from rulesdb.commands.common import quick_exit_wanted
 
 from test_add import release
 
@@ -54,9 +54,9 @@ def test_a_refused_command_ends_with_its_message_and_code(tmp_path: Path, args: 
 
 def test_the_flag_is_set_by_those_commands_only(tmp_path: Path) -> None:
     """Lookups end as usual (and CliRunner, which calls `main`, is never ended)."""
-    import rulesdb.cliutil as cliutil
+    import rulesdb.commands.common as common
 
-    cliutil._quick["exit"] = False
+    common._quick["exit"] = False
     result = CliRunner().invoke(cli, ["rule", "100.1", "--db", str(tmp_path / "none.db")])
     assert result.exit_code == 2
     assert not quick_exit_wanted()
@@ -64,4 +64,4 @@ def test_the_flag_is_set_by_those_commands_only(tmp_path: Path) -> None:
                                       "--db", str(tmp_path / "rules.db")])
     assert result.exit_code == 2
     assert quick_exit_wanted()
-    cliutil._quick["exit"] = False
+    common._quick["exit"] = False

@@ -11,7 +11,7 @@ import pytest
 from rulesdb.ingest.cr_flat import parse
 from rulesdb.ingest.lossless import lossless_mismatch
 from rulesdb.ingest.model import DocumentMeta, Example, GlossaryEntry, Part, Rule
-from rulesdb.layers.references import LETTERS
+from rulesdb.numbers import LETTERS
 
 from conftest import SOURCE_FILES
 

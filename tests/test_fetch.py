@@ -15,7 +15,7 @@ import sqlite_utils
 from click.testing import CliRunner
 
 from rulesdb.cli import cli
-from rulesdb.fetch import release_url, web_address
+from rulesdb.sources.fetch import release_url, web_address
 
 from test_add import release
 

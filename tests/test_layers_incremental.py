@@ -13,11 +13,10 @@ from pathlib import Path
 import pytest
 import sqlite_utils
 
-from rulesdb.build import build
-from rulesdb.catalog import CatalogEntry
+from rulesdb.db.store import CatalogEntry, save_document
 from rulesdb.ingest import cr_text
 from rulesdb.layers import concepts, lineage, terms
-from rulesdb.store import save_document
+from rulesdb.sources.build import build
 
 from conftest import SOURCES
 

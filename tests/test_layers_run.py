@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 import sqlite_utils
 
-from rulesdb.add import add_files
-from rulesdb.build import build
 from rulesdb.layers import LAYERS
 from rulesdb.layers.run import Background, run_layers
+from rulesdb.sources.add import add_files
+from rulesdb.sources.build import build
 
 from conftest import SOURCES, corpus_files, needs_corpus
 from test_add import release
@@ -267,8 +267,8 @@ def test_texts_tokenized_ahead_are_found_as_if_tokenized_then(bundled, monkeypat
 
 @needs_corpus
 def test_the_texts_fed_ahead_are_the_texts_the_terms_layer_reads(bundled, tmp_path):
-    from rulesdb.add import parse_release, read_source
     from rulesdb.layers import terms
+    from rulesdb.sources.add import parse_release, read_source
 
     file = corpus_files()[-1]
     path = tmp_path / "rules.db"

@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rulesdb import wordiff
-from rulesdb.lineage import Change, Coverage, RuleRec, align, mirror
+from rulesdb.lineage import wordiff
+from rulesdb.lineage.align import Change, Coverage, RuleRec, align, mirror
 
 LETTERS = "abcdefghijkmnpqrstuvwxyz"
 VOCABULARY = ["creature", "player", "damage", "attacking", "blocking", "library", "graveyard",

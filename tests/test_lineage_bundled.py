@@ -10,12 +10,11 @@ from collections import Counter
 import pytest
 import sqlite_utils
 
-from rulesdb.build import build
-from rulesdb.catalog import CatalogEntry
+from rulesdb.db.store import CatalogEntry, save_document
 from rulesdb.ingest import cr_text
 from rulesdb.layers import lineage
-from rulesdb.lineage_query import compute_changes, diff
-from rulesdb.store import save_document
+from rulesdb.lineage.query import compute_changes, diff
+from rulesdb.sources.build import build
 
 from conftest import SOURCES
 

@@ -1,4 +1,4 @@
-"""The alignment's lazy rare-word index (rulesdb.lineage_side) and set-based word counts give
+"""The alignment's lazy rare-word index (rulesdb.lineage.side) and set-based word counts give
 exactly what the plain definitions give: the candidate pairs, their order and tie-breaking
 decide which rules are matched, so every stored alignment depends on them."""
 
@@ -12,10 +12,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rulesdb import lineage_text
-from rulesdb.lineage import RuleRec, Side, _anchors, _Matcher
-from rulesdb.lineage_side import RARE_CANDIDATES, RARE_DF, RARE_WORDS, Rarity, rare_pairs
-from rulesdb.lineage_text import key_ratio, ratio, word_tokens, words_of
+from rulesdb.lineage import text as lineage_text
+from rulesdb.lineage.align import RuleRec, Side, _anchors, _Matcher
+from rulesdb.lineage.side import RARE_CANDIDATES, RARE_DF, RARE_WORDS, Rarity, rare_pairs
+from rulesdb.lineage.text import key_ratio, ratio, word_tokens, words_of
 
 from conftest import corpus_files, needs_corpus
 
@@ -145,11 +145,10 @@ def test_key_ratio_is_ratio_either_way(a, b):
 def real_sides(tmp_path_factory) -> list[Side]:
     import sqlite_utils
 
-    from rulesdb.catalog import CatalogEntry
+    from rulesdb.db.schema import ensure_schema
+    from rulesdb.db.store import CatalogEntry, save_document
     from rulesdb.ingest import cr_text
-    from rulesdb.lineage_query import edition
-    from rulesdb.schema import ensure_schema
-    from rulesdb.store import save_document
+    from rulesdb.lineage.query import edition
 
     path = tmp_path_factory.mktemp("side") / "rules.db"
     db = sqlite_utils.Database(path)

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rulesdb import lineage_text
-from rulesdb.lineage_text import key_ratio, ratio, words_of
+from rulesdb.lineage import text as lineage_text
+from rulesdb.lineage.text import key_ratio, ratio, words_of
 
 WORDS = st.lists(st.sampled_from(["the", "a", "creature", "player", "target", "§", "it's",
                                   "damage", "deals", "to"]), max_size=40)

@@ -13,8 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rulesdb.cli import cli
-from rulesdb.lookup import HIT_START, fts_query, looks_like_rule_number, search
-from rulesdb.query import connect
+from rulesdb.lookup.lookup import HIT_START, fts_query, looks_like_rule_number, search
+from rulesdb.lookup.query import connect
 
 
 @pytest.fixture(scope="module")
@@ -188,7 +188,7 @@ def test_looks_like_rule_number(text, expected):
 
 
 def test_lookup_paths_import_no_heavy_modules():
-    code = ("import sys, rulesdb.cli, rulesdb.lookup, rulesdb.render; "
+    code = ("import sys, rulesdb.cli, rulesdb.lookup.lookup, rulesdb.commands.render; "
             "print(sorted({m.split('.')[0] for m in sys.modules} & "
             "{'spacy', 'datasette', 'sqlite_utils', 'thinc', 'numpy'}))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

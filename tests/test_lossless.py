@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from rulesdb.catalog import load_catalog
 from rulesdb.ingest.lossless import lossless_mismatch, normalize_ws
 from rulesdb.ingest.model import Document
+from rulesdb.sources.catalog import load_catalog
 
 from conftest import SOURCES
 

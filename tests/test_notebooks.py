@@ -15,7 +15,7 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
-from rulesdb.build import build
+from rulesdb.sources.build import build
 
 from conftest import ROOT, SOURCES, corpus_files, needs_corpus
 
@@ -32,7 +32,7 @@ def notebook_path(name: str) -> Path:
 
 @pytest.fixture(scope="module")
 def corpus_db(tmp_path_factory) -> Path:
-    from rulesdb.add import add_files
+    from rulesdb.sources.add import add_files
 
     path = tmp_path_factory.mktemp("corpus") / "rules.db"
     build(path, SOURCES)

@@ -9,18 +9,17 @@ import sqlite_utils
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from rulesdb.add import add_files
 from rulesdb.layers import LAYERS, references
 from rulesdb.layers.references import (
     CR_BARE,
-    LETTERS,
     SEE_GLOSSARY,
-    expand_range,
     find_cr_references,
     find_glossary_see,
     find_quoted_headings,
     find_rulings_references,
 )
+from rulesdb.numbers import LETTERS, expand_range
+from rulesdb.sources.add import add_files
 
 
 def refs(found):

@@ -9,9 +9,9 @@ import pytest
 import sqlite_utils
 from click.testing import CliRunner
 
-from rulesdb.add import add_files
-from rulesdb.build import build
 from rulesdb.cli import cli
+from rulesdb.sources.add import add_files
+from rulesdb.sources.build import build
 
 from conftest import SOURCES, corpus_files, needs_corpus
 from test_layers_run import chapter7_release, layer_rows

@@ -10,7 +10,7 @@ import sqlite3
 import httpx
 import pytest
 
-from rulesdb.serve import Reloading
+from rulesdb.site.serve import Reloading
 
 TITLE = "/rules.json?sql=select+title+from+documents+where+id='cr-2025-06-06'&_shape=array"
 
@@ -53,7 +53,7 @@ def test_a_database_left_alone_is_loaded_once(bundled_db, tmp_path):
 
 
 def test_the_replaced_file_is_let_go(bundled_db, tmp_path, monkeypatch):
-    monkeypatch.setattr("rulesdb.serve.RETIRE_AFTER", 0)
+    monkeypatch.setattr("rulesdb.site.serve.RETIRE_AFTER", 0)
     path = tmp_path / "rules.db"
     shutil.copy(bundled_db, path)
     site = Reloading(path)

@@ -13,12 +13,12 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from rulesdb.catalog import load_catalog
 from rulesdb.cli import cli
-from rulesdb.schema import TABLES
-from rulesdb.serve import METADATA, ensure_database, load_metadata, make_datasette
+from rulesdb.db.schema import TABLES
+from rulesdb.db.store import digest
 from rulesdb.site.render import Span, linked, slug
-from rulesdb.store import digest
+from rulesdb.site.serve import METADATA, ensure_database, load_metadata, make_datasette
+from rulesdb.sources.catalog import load_catalog
 
 from conftest import ROOT, SOURCES
 

@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rulesdb.add import parse_release, read_source
 from rulesdb.layers import term_matcher
 from rulesdb.layers.term_matcher import Lexicon, tokenize
 from rulesdb.layers.terms import TermMatcher, glossary_for, matcher_for, tokens_of
+from rulesdb.sources.add import parse_release, read_source
 
 from conftest import ROOT, corpus_files
 

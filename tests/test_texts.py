@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rulesdb.cli import cli
-from rulesdb.schema import ensure_schema
-from rulesdb.store import _save_texts, delete_document
+from rulesdb.db.schema import ensure_schema
+from rulesdb.db.store import _save_texts, delete_document
 
 from test_add import add, release
 

@@ -11,10 +11,10 @@ import sqlite_utils
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rulesdb.build import build
 from rulesdb.ingest import cr_text
 from rulesdb.layers import term_matcher, term_rows, terms, token_cache
 from rulesdb.layers.term_matcher import Lexicon, tokenize
+from rulesdb.sources.build import build
 
 from conftest import SOURCES
 

@@ -1,4 +1,4 @@
-"""One writer at a time per database (rulesdb/writelock.py), and two adds at once keep both."""
+"""One writer at a time per database (rulesdb/db/writelock.py), and two adds at once keep both."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 import sqlite_utils
 
+from rulesdb.db.writelock import lock_path, writing
 from rulesdb.errors import InputError
-from rulesdb.writelock import lock_path, writing
 
 from test_add import release
 
@@ -93,7 +93,7 @@ def test_a_folder_that_cannot_be_written_is_one_line(tmp_path, monkeypatch):
     def refused(*args, **kwargs):
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr("rulesdb.writelock.os.open", refused)
+    monkeypatch.setattr("rulesdb.db.writelock.os.open", refused)
     with pytest.raises(InputError) as info, writing(tmp_path / "rules.db"):
         pass
     assert info.value.message == (f"{tmp_path / 'rules.db'}: cannot write beside it "

@@ -7,8 +7,9 @@ from typing import Any
 
 import click
 
-from .. import query
-from ..cliutil import (
+from ..lookup import query
+from ..lookup.lookup import rule_view
+from .common import (
     NotFound,
     db_option,
     default_sources,
@@ -18,8 +19,7 @@ from ..cliutil import (
     leave_quickly,
     open_db,
 )
-from ..lookup import rule_view
-from ..render import format_option, output_format, rule_lines
+from .render import format_option, output_format, rule_lines
 
 
 @click.command()
@@ -36,7 +36,7 @@ def build(db_path: Path, sources: Path | None, as_json: bool) -> None:
 
         rulesdb build --db /tmp/rules.db
     """
-    from ..build import build as run_build
+    from ..sources.build import build as run_build
 
     leave_quickly()
 

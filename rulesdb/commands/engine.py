@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from ..cliutil import NotFound, db_option, echo_json, json_option, open_db
+from .common import NotFound, db_option, echo_json, json_option, open_db
 
 
 @click.command()
@@ -31,8 +31,8 @@ def trace(path: Path, engine_name: str | None, edition: str | None, db_path: Pat
 
         rulesdb trace ~/src/forge --engine forge --json
     """
+    from ..db.writelock import writing
     from ..trace.run import trace_tree
-    from ..writelock import writing
 
     open_db(db_path).close()
     with writing(db_path):  # an add meanwhile would put back the database without these rows
@@ -65,7 +65,7 @@ def trace(path: Path, engine_name: str | None, edition: str | None, db_path: Pat
 def _ensure_tables(db_path: Path) -> None:
     import sqlite_utils
 
-    from ..schema import ensure_schema
+    from ..db.schema import ensure_schema
 
     db = sqlite_utils.Database(db_path)
     ensure_schema(db, ["engines", "engine_citations"])

@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from ..cliutil import (
+from .common import (
     check_document,
     db_option,
     echo_json,
@@ -39,7 +39,7 @@ def diff(old: str, new: str, section: str | None, fmt: str, db_path: Path,
 
         rulesdb diff cr-2009-02-01 cr-2025-06-06 --section 702
     """
-    from ..lineage_query import diff as compute_diff
+    from ..lineage.query import diff as compute_diff
 
     conn = open_db(db_path)
     for doc_id in (old, new):
@@ -90,7 +90,7 @@ def _label(change: dict[str, Any]) -> str:
 
 
 def _text(result: dict[str, Any]) -> str:
-    from ..wordiff import render_text
+    from ..lineage.wordiff import render_text
 
     lines = [_summary(result)]
     for change in result["changes"]:
@@ -109,7 +109,7 @@ def _text(result: dict[str, Any]) -> str:
 
 
 def _markdown(result: dict[str, Any]) -> str:
-    from ..wordiff import render_markdown
+    from ..lineage.wordiff import render_markdown
 
     lines = [f"# {_summary(result)}", ""]
     lines.append("| change | count |\n|---|---|")
@@ -130,7 +130,7 @@ def _markdown(result: dict[str, Any]) -> str:
 def _html(result: dict[str, Any]) -> str:
     from html import escape
 
-    from ..wordiff import render_html
+    from ..lineage.wordiff import render_html
 
     out = [f"<h1>{escape(_summary(result))}</h1>", "<table class=\"counts\">"]
     out.extend(f"<tr><td>{escape(op)}</td><td>{n}</td></tr>"
@@ -167,7 +167,7 @@ def history(number: str, doc_id: str | None, db_path: Path, as_json: bool) -> No
         rulesdb history 702.19
         rulesdb history Banding --json
     """
-    from ..lineage_query import history as rule_history
+    from ..lineage.query import history as rule_history
 
     conn = open_db(db_path)
     check_document(conn, doc_id)

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import click
 
-from .. import lookup, query
-from ..cliutil import (
+from ..lookup import lookup, query
+from .common import (
     InputError,
     NotFound,
     check_document,
@@ -17,7 +17,7 @@ from ..cliutil import (
     json_option,
     open_db,
 )
-from ..render import (
+from .render import (
     format_option,
     glossary_lines,
     highlight,

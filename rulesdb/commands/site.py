@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from ..cliutil import db_option, default_sources, echo_json, json_option
+from .common import db_option, default_sources, echo_json, json_option
 
 
 @click.command()
@@ -29,7 +29,7 @@ def serve(db_path: Path, host: str, port: int, sources: Path | None, as_json: bo
 
         rulesdb serve --db /tmp/rules.db --port 8001
     """
-    from ..serve import ensure_database, run
+    from ..site.serve import ensure_database, run
 
     built = ensure_database(db_path, sources or default_sources())
     url = f"http://{host}:{port}/"

@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from ..cliutil import InputError, db_option, echo_json, json_option, leave_quickly
+from .common import InputError, db_option, echo_json, json_option, leave_quickly
 
 # Beyond this many files `add` shows a progress bar (on stderr, when it is a terminal).
 PROGRESS_FROM = 4
@@ -57,7 +57,7 @@ def add(files: tuple[Path, ...], db_path: Path, replace: bool, doc_id: str | Non
 
         curl -s "$RELEASE_URL" | rulesdb add -
     """
-    from ..add import add_files
+    from ..sources.add import add_files
 
     leave_quickly()
     paths = release_files(files)
@@ -105,8 +105,8 @@ def fetch(day: Any, latest: bool, url: str | None, db_path: Path, replace: bool,
 
         rulesdb fetch --url https://media.wizards.com/2016/docs/MagicCompRules_CN2_Update_20160826.txt
     """
-    from ..fetch import Limits
-    from ..fetch import fetch as run_fetch
+    from ..sources.fetch import Limits
+    from ..sources.fetch import fetch as run_fetch
 
     leave_quickly()
     if sum(map(bool, (day, latest, url))) > 1:
@@ -137,7 +137,7 @@ def remove(doc_ids: tuple[str, ...], db_path: Path, as_json: bool) -> None:
 
         rulesdb remove cr-2099-01-01
     """
-    from ..remove import remove_documents
+    from ..sources.remove import remove_documents
 
     leave_quickly()
     report = remove_documents(db_path, list(doc_ids))

@@ -1,6 +1,8 @@
 """Layers computed over stored documents; each writes its own tables and can be rebuilt alone.
 
-Each layer is `compute(db, doc_ids) -> summary line`, run in this order.
+Each layer is `compute(db, doc_ids) -> summary line`, run in this order. Layers read and write
+through `rulesdb.db` and use the stages below them (`lookup`, `lineage`, `trace`, `engine`);
+only `rulesdb.sources` runs them.
 """
 
 from collections.abc import Callable

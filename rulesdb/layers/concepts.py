@@ -19,7 +19,7 @@ from itertools import chain
 
 import sqlite_utils
 
-from ..bulk import insert_rows
+from ..db.bulk import insert_rows
 
 WORD = re.compile(r"[a-z0-9]+")
 SPACES = re.compile(r"\s+")

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 
 import sqlite_utils
 
+from ..db.schema import ensure_schema
 from ..engine.registry import EDITION, registry
-from ..schema import ensure_schema
 
 ENGINE = "rulesdb"
 

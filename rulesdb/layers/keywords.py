@@ -12,8 +12,8 @@ import re
 
 import sqlite_utils
 
-from ..bulk import insert_rows
-from ..schema import ensure_schema
+from ..db.bulk import insert_rows
+from ..db.schema import ensure_schema
 
 SECTION_KINDS = {"keyword abilities": "ability", "keyword actions": "action"}
 ABILITY_WORDS = re.compile(

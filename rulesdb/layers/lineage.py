@@ -16,11 +16,11 @@ from itertools import pairwise
 
 import sqlite_utils
 
-from ..bulk import insert_tuples
-from ..coverage import Coverage
-from ..lineage import PAIR_OPS, Side, align
-from ..lineage_query import edition
-from ..schema import ensure_schema
+from ..db.bulk import insert_tuples
+from ..db.coverage import Coverage
+from ..db.schema import ensure_schema
+from ..lineage.align import PAIR_OPS, Side, align
+from ..lineage.query import edition
 from . import concepts
 
 

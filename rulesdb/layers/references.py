@@ -27,11 +27,11 @@ from typing import Any
 
 import sqlite_utils
 
-from ..bulk import insert_tuples
-from ..coverage import Coverage
-from ..schema import ensure_schema
+from ..db.bulk import insert_tuples
+from ..db.coverage import Coverage
+from ..db.schema import ensure_schema
+from ..numbers import expand_range
 
-LETTERS = "abcdefghijkmnpqrstuvwxyz"  # subrule letters skip l and o
 MAX_RANGE = 80
 
 _CR_ID = r"\d{1,3}(?:\.\d+[a-z]?)?"
@@ -83,42 +83,8 @@ class Found:
     targets: tuple[str, ...]
 
 
-def letter_range(first: str, last: str) -> list[str]:
-    """Subrule letters from `first` to `last` inclusive, skipping l and o."""
-    if first not in LETTERS or last not in LETTERS:
-        return []
-    return list(LETTERS[LETTERS.index(first) : LETTERS.index(last) + 1])
 
 
-def expand_range(start: str, end: str) -> list[str]:
-    """Every rule number from `start` to `end` ("601.2f", "h" → 601.2f … 601.2h).
-
-    Returns [] when the two ends do not make a range of one kind.
-    """
-    head, _, tail = start.partition(".")
-    if re.fullmatch(r"[a-z]", end):
-        match = re.fullmatch(r"(\d+)([a-z])", tail)
-        if not match:
-            return []
-        return [f"{head}.{match[1]}{letter}" for letter in letter_range(match[2], end)]
-    end_head, end_dot, end_tail = end.partition(".")
-    if not tail:  # sections: 306-311
-        if end_dot or not (head.isdigit() and end.isdigit()):
-            return []
-        return [str(n) for n in range(int(head), int(end) + 1)]
-    if not end_dot:  # 119.9–10: the end inherits the section
-        end_head, end_tail = head, end
-    if end_head != head:
-        return []
-    start_m = re.fullmatch(r"(\d+)([a-z]?)", tail)
-    end_m = re.fullmatch(r"(\d+)([a-z]?)", end_tail)
-    if not start_m or not end_m:
-        return []
-    if start_m[2] and end_m[2] and start_m[1] == end_m[1]:
-        return [f"{head}.{start_m[1]}{letter}" for letter in letter_range(start_m[2], end_m[2])]
-    if start_m[2] or end_m[2]:
-        return []
-    return [f"{head}.{n}" for n in range(int(start_m[1]), int(end_m[1]) + 1)]
 
 
 def _cr_item(item: re.Match[str], offset: int, phrase_start: int, text: str,

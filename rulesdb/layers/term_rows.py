@@ -12,7 +12,7 @@ from typing import Any
 
 import sqlite_utils
 
-from ..bulk import insert_tuples
+from ..db.bulk import insert_tuples
 from . import token_cache
 
 COLUMNS = ("document", "glossary_id", "rule_id", "example_id", "start", "end", "text")

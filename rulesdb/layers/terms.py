@@ -42,8 +42,8 @@ from typing import Any
 
 import sqlite_utils
 
+from ..db.schema import ensure_schema
 from ..ingest.model import Document
-from ..schema import ensure_schema
 from . import token_cache
 from .term_matcher import TermMatcher, tokens_of
 from .term_rows import Found, Rows, finish

@@ -3,7 +3,7 @@ twice: a new release repeats nine tenths of its predecessor's texts, and tokeniz
 was most of the work `rulesdb add` waited for.
 
 Table `token_cache`: one row per distinct text tokenized (rule and example texts of every
-linked document), keyed by the text's digest (rulesdb.store.digest) with its length; its
+linked document), keyed by the text's digest (rulesdb.db.store.digest) with its length; its
 words (the tokens the layer keeps: no whitespace, no "-") as (gap before, length) pairs of
 16-bit numbers. Table `token_cache_version`: the tokenizer the rows came from (spaCy's
 version and this format); rows of another tokenizer are not read, and are replaced.
@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 import sqlite_utils
 
-from ..store import digest
+from ..db.store import digest
 from .term_matcher import Lexicon, Tokens, tokenize
 
 FORMAT = 1  # raise it when the kept tokens would differ: packing, or how term_matcher makes them

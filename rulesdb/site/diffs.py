@@ -1,5 +1,5 @@
-"""Diff and history pages, from the lineage layer's lookups (`rulesdb.lineage_query`) and its
-word-level differences (`rulesdb.wordiff`): the site shows what `rulesdb diff` and
+"""Diff and history pages, from the lineage layer's lookups (`rulesdb.lineage.query`) and its
+word-level differences (`rulesdb.lineage.wordiff`): the site shows what `rulesdb diff` and
 `rulesdb history` print."""
 
 from __future__ import annotations
@@ -10,7 +10,8 @@ from typing import Any
 
 from markupsafe import Markup
 
-from .. import lineage_query, wordiff
+from ..lineage import query as lineage_query
+from ..lineage import wordiff
 from .pages import Row, document, documents, rows
 from .render import glossary_url, rule_url
 

@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from ..layers.references import expand_range
+from ..numbers import expand_range
 
 CANON = re.compile(r"[1-9]\d{2}(?:\.[1-9]\d{0,2}(?:[a-km-np-z])?)?")
 _LOOSE = r"(?:\d{3}(?:\.[0-9A-Za-z]+){0,2}|\d{1,4}(?:\.[0-9A-Za-z]+){1,2})"

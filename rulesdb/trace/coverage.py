@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-from ..query import natural_key
+from ..numbers import natural_key
 
 COVERING = ("ok", "suspect")
 STALE = ("missing", "renumbered", "malformed", "suspect")

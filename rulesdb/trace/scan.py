@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
-from ..batch import collector_paused
+from ..db.batch import collector_paused
 from . import cite
 from .lexers import LANGUAGES, Source
 from .python_source import PythonSource, python_source

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from ..coverage import Coverage
+from ..db.coverage import Coverage
 from .cite import words
 from .renumber import Renumbering
 

@@ -21,12 +21,15 @@ from typing import Any
 
 import sqlite_utils
 
-from .batch import collector_paused, open_working_copy
-from .errors import InputError
-from .fts import index_fts
-from .ingest.model import Document
-from .layers import LAYERS
-from .layers.run import Background, feed_parsed, run_layers, warm_up
+from ..db.batch import collector_paused, open_working_copy
+from ..db.fts import index_fts
+from ..db.schema import OutdatedSchema, ensure_schema
+from ..db.store import StoredCounts
+from ..db.writelock import writing
+from ..errors import InputError
+from ..ingest.model import Document
+from ..layers import LAYERS
+from ..layers.run import Background, feed_parsed, run_layers, warm_up
 from .release import (
     STDIN,
     Source,
@@ -39,11 +42,8 @@ from .release import (
     read_source,
     store_release,
 )
-from .schema import OutdatedSchema, ensure_schema
-from .store import StoredCounts
-from .writelock import writing
 
-# what the rest of rulesdb and its tests take from here (rulesdb.release has them)
+# what the rest of rulesdb and its tests take from here (rulesdb.sources.release has them)
 __all__ = ["STDIN", "AddOptions", "AddReport", "Added", "Source", "add_files", "add_sources",
            "edition_id", "file_date", "parse_release", "plain_title", "previous_sources",
            "read_source", "store_release"]

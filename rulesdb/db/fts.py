@@ -1,4 +1,4 @@
-"""Full-text search over the tables FTS (rulesdb.schema) names: created, filled, kept in step.
+"""Full-text search over the tables FTS (rulesdb.db.schema) names: created, filled, kept in step.
 
 External-content FTS5 tables keyed by `id` (the view `rules` has no rowid of its own), with
 porter stemming; documents are added and removed one by one as `rulesdb add` stores them.

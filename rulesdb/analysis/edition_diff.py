@@ -7,9 +7,9 @@ import sqlite3
 from collections import Counter, defaultdict
 from typing import Any
 
-from . import query
-from .analysis import chapter_key, row_count
-from .highlight import Edit, changed_words
+from ..lineage.highlight import Edit, changed_words
+from ..lookup import query
+from .queries import chapter_key, row_count
 
 Row = dict[str, Any]
 
@@ -40,7 +40,7 @@ def default_pair(conn: sqlite3.Connection) -> tuple[str, str] | None:
 
 def edition_diff(conn: sqlite3.Connection, old: str, new: str) -> Row:
     """`rulesdb diff OLD NEW --json`'s shape; `alignment` says 'stored' or 'computed'."""
-    from .lineage_query import diff
+    from ..lineage.query import diff
 
     return diff(conn, old, new)
 

@@ -19,7 +19,7 @@ from typing import Any
 
 import yaml
 
-METADATA = Path(__file__).resolve().parent / "site" / "metadata.yml"
+METADATA = Path(__file__).resolve().parent / "metadata.yml"
 DATABASE_NAME = "rules"
 SETTINGS: dict[str, Any] = {
     "sql_time_limit_ms": 1000,
@@ -39,7 +39,7 @@ def register_plugin() -> None:
     """Register the site plugin with Datasette unless an entry point already did."""
     from datasette.plugins import pm
 
-    from .site import plugin
+    from . import plugin
 
     if not pm.is_registered(plugin) and pm.get_plugin("rulesdb") is None:
         pm.register(plugin, name="rulesdb")
@@ -69,7 +69,7 @@ def ensure_database(db_path: Path, sources: Path) -> bool:
     """Build `db_path` from `sources` when it does not exist; True when it was built."""
     if Path(db_path).is_file():
         return False
-    from .build import build
+    from ..sources.build import build
 
     build(Path(db_path), sources)
     return True

@@ -19,14 +19,14 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .batch import collector_paused, open_working_copy
+from ..db.batch import collector_paused, open_working_copy
+from ..db.store import delete_document
+from ..db.writelock import writing
+from ..errors import InputError
+from ..layers import LAYERS
+from ..layers.run import run_layers
+from ..trace.run import scanned_engines
 from .build import retrace
-from .errors import InputError
-from .layers import LAYERS
-from .layers.run import run_layers
-from .store import delete_document
-from .trace.run import scanned_engines
-from .writelock import writing
 
 
 class NoSuchEdition(InputError):

@@ -1,6 +1,6 @@
 """Queries behind the analysis notebooks: document and chapter sizes, keywords, glossary growth,
 concept timelines and engine coverage (plain sqlite3; no plotting here; diffs of two editions
-are in `rulesdb.edition_diff`).
+are in `rulesdb.analysis.edition_diff`).
 
 The query functions take a read-only connection and return plain rows (dicts), so the
 notebooks only choose and plot, and the numbers can be tested without a kernel.
@@ -15,7 +15,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
-from . import query
+from ..lookup import query
 
 Row = dict[str, Any]
 
@@ -31,7 +31,7 @@ def database_path() -> Path:
     here = Path("data/rules.db")
     if here.is_file():
         return here
-    return Path(__file__).resolve().parent.parent / "data" / "rules.db"
+    return Path(__file__).resolve().parents[2] / "data" / "rules.db"
 
 
 def connect(path: Path | str | None = None) -> sqlite3.Connection:

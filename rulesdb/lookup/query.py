@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import difflib
 import json
-import re
 import sqlite3
 from pathlib import Path
 from typing import Any
+
+from ..numbers import natural_key, normalize_number
 
 Row = dict[str, Any]
 
@@ -59,9 +60,6 @@ def find_rule(conn: sqlite3.Connection, number: str, doc_id: str | None = None) 
     return dict(row) if row else None
 
 
-def normalize_number(number: str) -> str:
-    """A rule number as stored: surrounding space and a trailing period dropped."""
-    return number.strip().rstrip(".")
 
 
 def examples(conn: sqlite3.Connection, rule_ids: list[int]) -> dict[int, list[str]]:
@@ -132,10 +130,6 @@ def suggest_numbers(conn: sqlite3.Connection, number: str, doc_id: str | None = 
     return difflib.get_close_matches(number, numbers, n=5, cutoff=0.6)
 
 
-def natural_key(number: str) -> list[tuple[int, str]]:
-    """Sort key putting 702.9 before 702.10 and 702.19a before 702.19b."""
-    return [(int(part), "") if part.isdigit() else (-1, part)
-            for part in re.findall(r"\d+|[^\d.]+", number)]
 
 
 def export_document(conn: sqlite3.Connection, doc_id: str) -> Row | None:

@@ -1,4 +1,5 @@
-"""The notebooks' figures, built from the rows of `rulesdb.analysis` (matplotlib, no pyplot).
+"""The notebooks' figures, built from the rows of `rulesdb.analysis.queries` (matplotlib, no
+pyplot).
 
 Each function returns a titled `Figure` with labelled axes, or None when there is nothing to
 draw; figures are not registered with pyplot, so a notebook shows each exactly once.

@@ -1,7 +1,7 @@
 """One edited rule as the diff notebook shows it: changed words marked in HTML or plain text.
 
 The word operations and their HTML and text renderings are the project's own
-(`rulesdb.wordiff`, as `rulesdb diff --json` carries them in "words").
+(`rulesdb.lineage.wordiff`, as `rulesdb diff --json` carries them in "words").
 """
 
 from __future__ import annotations

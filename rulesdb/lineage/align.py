@@ -20,7 +20,7 @@ they are candidates, generated in this order:
 2. the same number on both sides;
 3. the unmatched children of two matched parents (e.g. 502.9a … under 502.9 → 702.19);
 4. shared rare words: each unmatched rule's six rarest words (document frequency over both
-   editions ≤ RARE_DF, see rulesdb.lineage_side) through an inverted index; the five rules
+   editions ≤ RARE_DF, see rulesdb.lineage.side) through an inverted index; the five rules
    sharing most of them.
 Candidates are scored by bag-of-words Dice similarity (cheap), plus small bonuses for the
 same number and matched parents, and matched greedily best first. A parent left unmatched
@@ -38,9 +38,9 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .coverage import Coverage
-from .lineage_side import Rarity, RuleRec, Side, rare_pairs
-from .lineage_text import cited_numbers, key_ratio, normalize, word_tokens
+from ..db.coverage import Coverage
+from .side import Rarity, RuleRec, Side, rare_pairs
+from .text import cited_numbers, key_ratio, normalize, word_tokens
 
 __all__ = ["PAIR_OPS", "Change", "Coverage", "RuleRec", "Side", "align", "mirror"]
 

@@ -8,13 +8,29 @@ from dataclasses import dataclass
 
 import sqlite_utils
 
+from ..ingest.model import Document, Rule
 from .bulk import insert_rows, insert_tuples
-from .catalog import CatalogEntry
 from .fts import unindex_fts
-from .ingest.model import Document, Rule
 
 DOCUMENT_TABLES = ["rule_rows", "examples", "glossary", "citations", "glyphs", "parts", "residue",
                    "build_warnings"]
+
+
+@dataclass(frozen=True)
+class CatalogEntry:
+    """One source document as the catalogue describes it."""
+
+    id: str
+    kind: str
+    title: str
+    file: str
+    sha256: str
+    parser: str
+    effective_date: str | None = None
+    partial: bool = False
+    covers: tuple[str, ...] = ()
+    source: str | None = None
+    license: str | None = None
 
 
 @dataclass(frozen=True)

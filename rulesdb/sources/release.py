@@ -17,12 +17,11 @@ from pathlib import Path
 
 import sqlite_utils
 
-from .catalog import CatalogEntry
-from .errors import InputError, position
-from .ingest import cr_text
-from .ingest.decode import decode
-from .ingest.model import Document, ParseError
-from .store import StoredCounts, save_document
+from ..db.store import CatalogEntry, StoredCounts, save_document
+from ..errors import InputError, position
+from ..ingest import cr_text
+from ..ingest.decode import decode
+from ..ingest.model import Document, ParseError
 
 LICENSE = ("© Wizards of the Coast LLC; reproduced for reference under the Wizards of the Coast "
            "Fan Content Policy")

@@ -11,8 +11,8 @@ from typing import Any
 
 import click
 
-from . import query
-from .errors import InputError
+from ..errors import InputError
+from ..lookup import query
 
 DEFAULT_DB = Path("data/rules.db")
 
@@ -22,7 +22,7 @@ def default_sources() -> Path:
     here = Path("data/sources")
     if (here / "catalog.toml").is_file():
         return here
-    return Path(__file__).resolve().parent.parent / "data" / "sources"
+    return Path(__file__).resolve().parents[2] / "data" / "sources"
 
 
 db_option = click.option(

@@ -12,9 +12,10 @@ import sqlite3
 from collections import Counter
 from typing import Any
 
+from ..lookup.query import find_rule
+from ..numbers import normalize_number
 from . import wordiff
-from .lineage import Change, Coverage, RuleRec, align
-from .query import find_rule, normalize_number
+from .align import Change, Coverage, RuleRec, align
 
 Row = dict[str, Any]
 OP_ORDER = ("edited", "renumbered_edited", "split", "merged", "renumbered", "added", "removed",

@@ -21,9 +21,9 @@ from urllib.parse import quote, unquote, urljoin
 
 import click
 
+from ..errors import InputError
+from ..ingest.cr_text import looks_like_html
 from .add import Added, AddReport, Source, add_sources, file_date
-from .errors import InputError
-from .ingest.cr_text import looks_like_html
 
 MEDIA_URL = "https://media.wizards.com"
 RULES_PAGE = "https://magic.wizards.com/en/rules"

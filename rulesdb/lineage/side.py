@@ -1,4 +1,4 @@
-"""One edition as the alignment (rulesdb.lineage) sees it: its rules with their normalized
+"""One edition as the alignment (rulesdb.lineage.align) sees it: its rules with their normalized
 texts, words and distinct words, and the rare words through which rules that moved find their
 counterparts.
 
@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import chain
 
-from .lineage_text import bag_of, normalize, vocab_of, word_tokens, words_of
+from .text import bag_of, normalize, vocab_of, word_tokens, words_of
 
 RARE_DF = 60
 RARE_WORDS = 6
@@ -65,7 +65,7 @@ class Side:
         self.holders = dict(holders)
 
     def tokens(self, i: int) -> frozenset[str | tuple[str, int]]:
-        """The bag of words of rule `i` as a set (rulesdb.lineage_text.word_tokens)."""
+        """The bag of words of rule `i` as a set (rulesdb.lineage.text.word_tokens)."""
         return word_tokens(self.keys[i])
 
     def bag(self, i: int) -> Counter[str]:

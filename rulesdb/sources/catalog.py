@@ -4,29 +4,14 @@ from __future__ import annotations
 
 import hashlib
 import tomllib
-from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import InputError
+from ..db.store import CatalogEntry
+from ..errors import InputError
 
 REQUIRED = ("id", "kind", "title", "file", "sha256", "parser")
 
 
-@dataclass(frozen=True)
-class CatalogEntry:
-    """One source document as the catalogue describes it."""
-
-    id: str
-    kind: str
-    title: str
-    file: str
-    sha256: str
-    parser: str
-    effective_date: str | None = None
-    partial: bool = False
-    covers: tuple[str, ...] = ()
-    source: str | None = None
-    license: str | None = None
 
 
 def load_catalog(path: Path) -> list[CatalogEntry]:

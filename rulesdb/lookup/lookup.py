@@ -11,8 +11,9 @@ import re
 import sqlite3
 from typing import Any
 
+from ..numbers import natural_key
 from . import query
-from .query import Row, natural_key
+from .query import Row
 
 HIT_START, HIT_END = "\x02", "\x03"  # snippet highlight markers, rendered per output format
 RULE_NUMBER = re.compile(

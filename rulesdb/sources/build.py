@@ -10,19 +10,19 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .batch import collector_paused, open_working_copy
-from .catalog import CatalogEntry, load_catalog, read_verified
-from .errors import InputError, position
-from .fts import ensure_fts
-from .ingest.decode import decode
-from .ingest.model import Document, ParseError
-from .layers import LAYERS
-from .layers.run import Background, feed_parsed, run_layers, warm_up
+from ..db.batch import collector_paused, open_working_copy
+from ..db.fts import ensure_fts
+from ..db.schema import ensure_schema
+from ..db.store import CatalogEntry, StoredCounts, save_document
+from ..db.writelock import writing
+from ..errors import InputError, position
+from ..ingest.decode import decode
+from ..ingest.model import Document, ParseError
+from ..layers import LAYERS
+from ..layers.run import Background, feed_parsed, run_layers, warm_up
+from ..trace.run import scanned_engines, trace_tree
+from .catalog import load_catalog, read_verified
 from .release import Source, parse_release, previous_sources, store_release
-from .schema import ensure_schema
-from .store import StoredCounts, save_document
-from .trace.run import scanned_engines, trace_tree
-from .writelock import writing
 
 PARSERS = ("cr_text", "cr_flat", "rulings", "rulebook_print", "rulebook_web")
 

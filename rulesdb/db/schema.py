@@ -1,5 +1,5 @@
 """The database schema, in one place: tables, the view `rules`, foreign keys, indexes, and
-which columns full-text search covers (rulesdb.fts builds and fills it).
+which columns full-text search covers (rulesdb.db.fts builds and fills it).
 
 Layers own their tables but declare them here too, so a reader finds every column of
 rules.db in this module and `ensure_schema` can (re)create any of them alone.
@@ -36,7 +36,7 @@ DOCUMENT_COLUMNS: Columns = {
 TABLES: dict[str, dict[str, Any]] = {
     "documents": {"columns": DOCUMENT_COLUMNS, "pk": "id"},
     # the rules' texts, each distinct text once (an unchanged rule repeats its text in every
-    # edition); digest: the first 8 bytes of the text's BLAKE2b digest (rulesdb.store.digest)
+    # edition); digest: the first 8 bytes of the text's BLAKE2b digest (rulesdb.db.store.digest)
     "texts": {"columns": {"id": int, "digest": int, "text": str}, "pk": "id"},
     # the rules, read through the view `rules` (RULES_VIEW), which joins each row's text
     "rule_rows": {
@@ -195,7 +195,7 @@ TABLES: dict[str, dict[str, Any]] = {
         "pk": "id",
         "foreign_keys": [("document", "documents", "id"), ("rule_id", "rule_rows", "id")],
     },
-    # lineage layer (rulesdb/lineage.py): alignment of rules between two editions
+    # lineage layer (rulesdb/layers/lineage.py over rulesdb/lineage/align.py): alignment of rules between two editions
     "alignments": {
         "columns": {
             "id": int,

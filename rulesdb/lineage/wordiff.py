@@ -10,7 +10,7 @@ import difflib
 import html
 import re
 
-from .lineage_text import fold_quotes
+from .text import fold_quotes
 
 TOKEN = re.compile(r"\S+\s*|\s+")
 

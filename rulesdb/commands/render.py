@@ -8,8 +8,8 @@ from typing import Any
 
 import click
 
-from .cliutil import wrap
-from .lookup import HIT_END, HIT_START
+from ..lookup.lookup import HIT_END, HIT_START
+from .common import wrap
 
 Row = dict[str, Any]
 
@@ -50,7 +50,7 @@ def mark_terms(text: str, mentions: list[Row], fmt: str, bold: bool = False) -> 
 
 
 def wrap_marked(text: str, mentions: list[Row], indent: str = "", bold: bool = False) -> str:
-    """`text` wrapped to the terminal like cliutil.wrap, its mentions underlined; the width
+    """`text` wrapped to the terminal like common.wrap, its mentions underlined; the width
     is measured on the plain text, so styling never shortens a line."""
     width = len(wrap("x " * 200, "").split("\n")[0]) + 1
     spans = [(m["start"], m["end"]) for m in mentions]

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import sqlite_utils
 
-from .errors import InputError
+from ..errors import InputError
 
 
 @contextmanager

@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from .errors import InputError
+from ..errors import InputError
 
 try:
     import fcntl
