@@ -23,14 +23,23 @@ chapters present, e.g. ("700-731",) for chapter 7 alone and ("100-905",) for a f
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from itertools import accumulate, pairwise
 
+from .cr_complete import check_complete, cut_glossary
 from .cr_glossary import parse_glossary
 from .cr_lines import EXAMPLE, Line, clean, fold_warnings, plain_spaces
 from .decode import decode
-from .model import Document, DocumentMeta, Example, ParseError, Part, Residue, Rule
+from .model import (
+    Document,
+    DocumentMeta,
+    Example,
+    ParseError,
+    Part,
+    Residue,
+    Rule,
+)
 
 DEFAULT_TITLE = "Magic: The Gathering Comprehensive Rules"
 
@@ -48,13 +57,14 @@ _DATE = re.compile(
     r"These\s+rules\s+are\s+(?:effective|current)\s+as\s+of\s+([A-Z][a-z]+\s+\d{1,2},\s*\d{4})"
     r"(?!\d)\.?")
 # A heading is short and carries no sentence punctuation.
+# a rule number printed with a space after the section's period: "702. 37a" (group 4: the gap)
+_SPLIT_NUMBER = re.compile(r"(\d+)([a-z])?(\.)?([ \t]+)(?=\S)")
 _HEADING_MAX = 60
 # Keyword names may end with "!" ("For Mirrodin!"), so "!" alone does not make a sentence.
 _SENTENCE_MARK = re.compile(r"[.:;?]\s|[.:;?”\"]$")
 _HTML = re.compile(r"\s*<(?:!doctype\s+html|html|head|body)", re.IGNORECASE)
 # numbered rules after the Credits that make them a second release, not a stray line
 _SECOND_RELEASE_RULES = 3
-_COMPLETE_END = re.compile(r"[.!?)\]”\"’]$")
 
 
 @dataclass(slots=True)
@@ -142,11 +152,34 @@ def _body_start(lines: list[Line]) -> int:
         again = next(
             (i for i in range(first + 1, len(lines)) if lines[i][1].strip() == heading), None
         )
-        return again if again is not None else first
+        return again if again is not None else _heading_of_first_rule(lines, first)
     numbered = next((i for i, (_, line) in enumerate(lines) if _rule_line(line)), None)
     if numbered is None:
         raise ParseError(_not_a_cr(lines), 0)
     return numbered
+
+
+def _heading_of_first_rule(lines: list[Line], first: int) -> int:
+    """Index of the chapter heading over the first numbered rule after line `first`.
+
+    For a release whose body names its first chapter otherwise than its contents do
+    (2009-07-11: "1. Game Concepts" listed, "1. The Game" printed); `first` when the first
+    rule sits under the first chapter heading itself (no contents) or none is found.
+    """
+    rule = next((i for i in range(first + 1, len(lines))
+                 if (match := _rule_line(lines[i][1])) and match["rule"]), None)
+    if rule is None:
+        return first
+    i = rule - 1
+    while i > first and (not lines[i][1].strip() or _section_line(lines[i][1])):
+        i -= 1
+    return i if i > first and _CHAPTER.match(lines[i][1]) else first
+
+
+def _section_line(line: str) -> bool:
+    """Whether `line` starts a section ("100. General")."""
+    match = _rule_line(line)
+    return match is not None and match["rule"] is None
 
 
 def looks_like_html(text: str) -> bool:
@@ -178,6 +211,13 @@ def _numbered_item(offset: int, line: str, chapters: set[str], warnings: list[st
     if match is None:
         return None
     indent, section, rule, letter, dot, gap, _ = match.groups()
+    marker_at, text_at, marker_end = len(indent), match.start("text"), match.start("gap")
+    split = _SPLIT_NUMBER.match(line, text_at) if rule is None else None
+    if split:  # "702. 37a Storm is …" (2009-07-11): a subrule, a space inside its number
+        rule, letter, dot = split[1], split[2], split[3]
+        marker_end, text_at = split.start(4), split.end()
+        warnings.append(f"{line[marker_at:marker_end]!r} printed with a space inside its "
+                        f"number (offset {offset})")
     if rule is None:
         number, kind, parent = section, "section", section[0] if section[0] in chapters else None
     elif letter is None:
@@ -193,12 +233,11 @@ def _numbered_item(offset: int, line: str, chapters: set[str], warnings: list[st
     if indent:
         warnings.append(f"{kind} {number} is indented (offset {offset})")
     # The indent opens the line, so the marker starts right after it.
-    marker_at, text_at = len(indent), match.start("text")
     return _Item(
         number=number,
         parent=parent,
         kind=kind,
-        marker=line[marker_at : match.start("gap")],
+        marker=line[marker_at:marker_end],
         start=offset + marker_at,
         end=offset + len(line.rstrip()),
         lines=[clean(line[text_at:], offset + text_at, warnings)],
@@ -249,6 +288,8 @@ def _parse_body(lines: list[Line], warnings: list[str]) -> list[_Item]:
         if example:
             text = clean(line[example.end() :], offset, warnings)
             label_start = offset + example.start(1)
+            if example.group(1) != "Example:":
+                warnings.append(f"'Example:' printed twice (offset {label_start})")
             current.examples.append([example.group(1), [text], label_start, current.end])
         elif current.examples:
             # A paragraph after an example continues it; this keeps the printed order.
@@ -289,21 +330,8 @@ def _meta(title_text: str | None, text: str, rules: list[Rule]) -> DocumentMeta:
     )
 
 
-def _check_complete(
-    text: str, rules: list[Rule], last_end: int, contents: str | None, found: dict[str, bool]
-) -> None:
-    """Raise ParseError when the document visibly stops early."""
-    if contents is not None:
-        listed = {line.strip() for line in contents.split("\n")}
-        for part in ("Glossary", "Credits"):
-            if part in listed and not found[part]:
-                raise ParseError(f"the {part} listed in the contents is missing", len(text))
-    if found["Credits"] or found["Glossary"]:
-        return
-    last = rules[-1]
-    tail = last.examples[-1].text if last.examples else last.text
-    if last.title is not None or not _COMPLETE_END.search(tail):
-        raise ParseError(f"the document stops inside {last.kind} {last.number}", last_end)
+
+
 
 
 def _check_one_release(text: str, lines: list[Line], credits: int) -> None:
@@ -378,17 +406,18 @@ def parse_text(text: str) -> Document:
         chunk, span = _block(text, lines, credits, len(lines))
         parts.append(Part("credits", chunk, span))
 
+    cut_off = None
+    if glossary is not None and credits is None:
+        cut_off = cut_glossary(text, entries, residue, contents_text, warnings)
     last_end = entries[-1].span[1] if entries else rules[-1].span[1]
-    found = {"Glossary": glossary is not None, "Credits": credits is not None}
-    _check_complete(text, rules, last_end, contents_text, found)
-    if entries and credits is None:
-        last = entries[-1]
-        tail = last.examples[-1].text if last.examples else last.definition
-        if not _COMPLETE_END.search(tail):
-            raise ParseError(f"the document stops inside glossary entry {last.term!r}", last_end)
+    found = {"Glossary": glossary is not None, "Credits": credits is not None or bool(cut_off)}
+    check_complete(text, rules, last_end, contents_text, found)
 
+    meta = _meta(title_text, text, rules)
+    if cut_off:
+        meta = replace(meta, covers=(*meta.covers, cut_off), cut_off=cut_off)
     return Document(
-        meta=_meta(title_text, text, rules),
+        meta=meta,
         text=source,
         rules=tuple(rules),
         glossary=tuple(entries),

@@ -146,6 +146,10 @@ class Residue:
         return self.text
 
 
+# how `DocumentMeta.cut_off` (and so `covers`) names a glossary its copy stops inside
+GLOSSARY_CUT_OFF = "glossary cut off"
+
+
 @dataclass(frozen=True)
 class DocumentMeta:
     """What a parser learns about the document itself from its text."""
@@ -155,6 +159,9 @@ class DocumentMeta:
     effective_date: str | None = None
     date_text: str | None = None
     covers: tuple[str, ...] = ()
+    # where a copy that visibly stops early ends, when what it has is kept as a partial
+    # document ("glossary cut off after Attack Left Option"); also listed in `covers`
+    cut_off: str | None = None
 
 
 @dataclass(frozen=True)

@@ -114,3 +114,28 @@ def test_a_dry_run_says_what_adding_would_do_and_writes_nothing(tmp_path):
     assert text.exit_code == 0
     assert text.output.splitlines()[-1] == f"dry run: nothing written to {fresh}"
     assert not fresh.parent.exists()
+
+
+def test_a_copy_cut_off_in_its_glossary_is_a_partial_edition_until_the_whole_one(tmp_path):
+    whole = release()
+    cut = whole[: whole.index("Cards printed with this term")] + "Cards prin"
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "cut.txt").write_text(cut)
+    db_path = tmp_path / "rules.db"
+    result = CliRunner().invoke(cli, ["add", str(folder / "cut.txt"), "--db", str(db_path)])
+    assert result.exit_code == 0, result.output
+    assert "the copy stops inside entry 'Bury' in the glossary" in result.output
+    row = sqlite_utils.Database(db_path)["documents"].get("cr-2025-06-06")
+    assert (row["partial"], row["glossary_count"], json.loads(row["covers"])) == (
+        1, 1, ["100-101", "702-702",
+                   "glossary cut off after Active Player, Nonactive Player Order"])
+    assert row["title"].endswith(
+        "(June 6, 2025), glossary cut off after Active Player, Nonactive Player Order")
+
+    (folder / "whole.txt").write_text(whole)
+    result = CliRunner().invoke(cli, ["add", str(folder / "whole.txt"), "--db", str(db_path)])
+    assert result.exit_code == 0, result.output
+    assert "replaced the partial edition" in result.output
+    row = sqlite_utils.Database(db_path)["documents"].get("cr-2025-06-06")
+    assert (row["glossary_count"], json.loads(row["covers"])) == (4, ["100-101", "702-702"])

@@ -37,6 +37,26 @@ CASES = [
         id="examples-in-order",
     ),
     pytest.param(
+        "700. General\n\n700.1. A rule.\nExample:Example: A player acts.\n",
+        [
+            ("section", "700", None, "700.", "General", "General", []),
+            ("rule", "700.1", "700", "700.1.", "A rule.", None, ["A player acts."]),
+        ],
+        ["'Example:' printed twice (offset 29)"],
+        id="example-label-printed-twice",
+    ),
+    pytest.param(
+        "702. Keyword Abilities\n\n702.37. Storm\n\n702. 37a Storm is a triggered ability.\n",
+        [
+            ("section", "702", None, "702.", "Keyword Abilities", "Keyword Abilities", []),
+            ("rule", "702.37", "702", "702.37.", "Storm", "Storm", []),
+            ("subrule", "702.37a", "702.37", "702. 37a", "Storm is a triggered ability.", None,
+             []),
+        ],
+        ["'702. 37a' printed with a space inside its number (offset 39)"],
+        id="space-inside-a-number",
+    ),
+    pytest.param(
         "7. Additional Rules\n\n700. General\n\n700.1. A rule.\n",
         [
             ("chapter", "7", None, "7.", "Additional Rules", "Additional Rules", []),

@@ -195,7 +195,8 @@ TABLES: dict[str, dict[str, Any]] = {
         "pk": "id",
         "foreign_keys": [("document", "documents", "id"), ("rule_id", "rule_rows", "id")],
     },
-    # lineage layer (rulesdb/layers/lineage.py over rulesdb/lineage/align.py): alignment of rules between two editions
+    # lineage layer (rulesdb/layers/lineage.py, over rulesdb/lineage/align.py): alignment of
+    # rules between two editions
     "alignments": {
         "columns": {
             "id": int,

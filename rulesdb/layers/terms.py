@@ -2,11 +2,12 @@
 
 Which glossary a document is linked to:
 - a document with a glossary of its own uses it (cr-2009-02-01, rulebook-2005);
-- otherwise the glossary of the document of the same family nearest in date: the
-  Comprehensive Rules and the rulings summary (a CR-era judges' text) use CR glossaries,
-  rulebooks use rulebook glossaries; on equal distance the older glossary wins. So the
-  bundled cr-2025-06-06 and rulings-1999-04 link to cr-2009-02-01, rulebook-1995 to
-  rulebook-2005. A document with no glossary in its family gets no mentions.
+- otherwise (no glossary, or one its copy stops inside) the glossary of the document of the
+  same family nearest in date: the Comprehensive Rules and the rulings summary (a CR-era
+  judges' text) use CR glossaries, rulebooks use rulebook glossaries; on equal distance the
+  older glossary wins. So the bundled cr-2025-06-06 and rulings-1999-04 link to
+  cr-2009-02-01, rulebook-1995 to rulebook-2005. A document with no glossary in its family
+  gets no mentions.
 
 What counts as a mention:
 - any name of an entry (its heading, or each alias when the heading names several) in the
@@ -43,7 +44,7 @@ from typing import Any
 import sqlite_utils
 
 from ..db.schema import ensure_schema
-from ..ingest.model import Document
+from ..ingest.model import GLOSSARY_CUT_OFF, Document
 from . import token_cache
 from .term_matcher import TermMatcher, tokens_of
 from .term_rows import Found, Rows, finish
@@ -64,13 +65,19 @@ _QUOTED = r'["“][^"”\n]{1,80}["”]'
 QUOTED_TITLES = re.compile(rf'(?:\s*,?\s*{_QUOTED})?(?:,?\s(?:and|or)\s{_QUOTED})*')
 
 
+def whole_glossary(doc: dict[str, Any]) -> bool:
+    """Whether the document has a glossary, and not one its copy stops inside."""
+    covers = json.loads(doc.get("covers") or "[]")
+    return bool(doc["glossary_count"]) and not any(c.startswith(GLOSSARY_CUT_OFF) for c in covers)
+
+
 def glossary_for(documents: list[dict[str, Any]], doc: dict[str, Any]) -> str | None:
     """The id of the document whose glossary links `doc`'s texts (see the module docstring)."""
-    if doc["glossary_count"]:
+    if whole_glossary(doc):
         return doc["id"]
     family = FAMILIES.get(doc["kind"])
     candidates = [d for d in documents
-                  if d["glossary_count"] and FAMILIES.get(d["kind"]) == family and family]
+                  if whole_glossary(d) and FAMILIES.get(d["kind"]) == family and family]
     if not candidates:
         return None
     when = _months(doc["effective_date"])
@@ -118,9 +125,10 @@ def compute(db: sqlite_utils.Database, doc_ids: list[str]) -> str:
 def prepare(db: sqlite_utils.Database, doc_ids: list[str]) -> list[Job]:
     """Read what finding the mentions of `doc_ids` needs (after the references layer)."""
     ensure_schema(db, ["term_mentions", "token_cache", "token_cache_version"])
-    documents = [dict(zip(("id", "kind", "effective_date", "glossary_count"), row, strict=True))
+    documents = [dict(zip(("id", "kind", "effective_date", "glossary_count", "covers"), row,
+                          strict=True))
                  for row in db.execute(
-                     "SELECT id, kind, effective_date, glossary_count FROM documents")]
+                     "SELECT id, kind, effective_date, glossary_count, covers FROM documents")]
     by_id = {d["id"]: d for d in documents}
     jobs = []
     # one string per distinct text, shared by the jobs of the editions printing it: the jobs

@@ -21,7 +21,7 @@ from ..db.store import CatalogEntry, StoredCounts, save_document
 from ..errors import InputError, position
 from ..ingest import cr_text
 from ..ingest.decode import decode
-from ..ingest.model import Document, ParseError
+from ..ingest.model import GLOSSARY_CUT_OFF, Document, ParseError
 
 LICENSE = ("© Wizards of the Coast LLC; reproduced for reference under the Wizards of the Coast "
            "Fan Content Policy")
@@ -108,18 +108,22 @@ def plain_title(title: str) -> str:
 
 
 def is_partial(doc: Document) -> bool:
-    """True unless the release has the whole rule tree from 100 on and a glossary."""
+    """True unless the release has the whole rule tree from 100 on and a whole glossary."""
     covers = doc.meta.covers
-    return not (doc.glossary and len(covers) == 1 and covers[0].startswith("100-"))
+    whole = doc.glossary and len(covers) == 1 and covers[0].startswith("100-")
+    return doc.meta.cut_off is not None or not whole
 
 
-def _coverage(covers: list[str] | tuple[str, ...], glossary: bool) -> tuple[set[int], bool]:
+def _coverage(covers: list[str] | tuple[str, ...], glossary: bool) -> tuple[set[int], int]:
+    """The sections covered, and the glossary: 0 none, 1 cut off inside, 2 whole."""
     sections: set[int] = set()
     for span in covers:
         match = _SPAN.fullmatch(span)
         if match:
             sections.update(range(int(match[1]), int(match[2]) + 1))
-    return sections, glossary or "glossary" in covers
+    if any(span.startswith(GLOSSARY_CUT_OFF) for span in covers):
+        return sections, 1
+    return sections, 2 if glossary or "glossary" in covers else 0
 
 
 def decision(db: sqlite_utils.Database, doc_id: str, source: Source, doc: Document,
@@ -170,7 +174,9 @@ def store_release(db: sqlite_utils.Database, doc_id: str, source: Source,
     partial = is_partial(doc)
     day = date.fromisoformat(effective)
     title = f"{plain_title(doc.meta.title)} ({day:%B} {day.day}, {day.year})"
-    if partial:
+    if doc.meta.cut_off:
+        title += f", {doc.meta.cut_off}"
+    elif partial:
         title += f", rules {', '.join(doc.meta.covers)}"
     printed = doc.meta.date_text or "no effective date printed"
     entry = CatalogEntry(
