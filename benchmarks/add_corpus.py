@@ -96,7 +96,7 @@ def machine_check() -> None:
 
 def one_by_one(db: Path, files: list[Path], bare: bool) -> None:
     if not bare:
-        build(db, ROOT / "data" / "sources")
+        build(db, ROOT / "data" / "sources", seeds_only=True)
     start_size = db.stat().st_size if db.exists() else 0
     print(f"1. one file at a time into {'an empty database' if bare else 'the bundled build'}"
           f" ({start_size / MB:.1f} MB)\n")
@@ -187,7 +187,7 @@ def fresh_process(tmp: Path, files: list[Path], runs: int) -> None:
     times (many editions)."""
     newest = files[-1]
     bases = {"into the bundled build": tmp / "bundled.db"}
-    build(bases["into the bundled build"], ROOT / "data" / "sources")
+    build(bases["into the bundled build"], ROOT / "data" / "sources", seeds_only=True)
     if len(files) > 1:
         after = bases["after the folder's other releases"] = tmp / "previous.db"
         shutil.copyfile(bases["into the bundled build"], after)

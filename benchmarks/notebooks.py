@@ -44,13 +44,13 @@ def main() -> None:
         databases = {}
         started = time.perf_counter()
         databases["bundled"] = Path(tmp) / "bundled.db"
-        build(databases["bundled"], ROOT / "data" / "sources")
+        build(databases["bundled"], ROOT / "data" / "sources", seeds_only=True)
         print(f"built bundled database in {time.perf_counter() - started:.1f} s")
         corpus = sorted(CORPUS.glob("*.txt")) if CORPUS.is_dir() else []
         if corpus:
             started = time.perf_counter()
             databases["corpus"] = Path(tmp) / "corpus.db"
-            build(databases["corpus"], ROOT / "data" / "sources")
+            build(databases["corpus"], ROOT / "data" / "sources", seeds_only=True)
             add_files(databases["corpus"], corpus)
             print(f"built corpus database ({len(corpus)} releases added) in "
                   f"{time.perf_counter() - started:.1f} s")

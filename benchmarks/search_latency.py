@@ -23,7 +23,8 @@ WORDS = ["trample", "combat damage", "first strike", "banding", "regenerate", "m
          "copy of a spell", "legendary rule", "cumulative upkeep", "lethal damage",
          '"end of turn"', "untap step", "interrupt", "flying reach", "the stack resolves",
          "counter target spell"]
-DOCS = [None, "cr-2025-06-06", "cr-2009-02-01", "rulings-1999-04", "rulebook-2005"]
+DOCS = [None, "cr-2025-06-06-chapter7", "cr-2009-02-01-flattened", "rulings-1999-04",
+        "rulebook-2005"]
 
 
 def main() -> None:
@@ -36,7 +37,7 @@ def main() -> None:
         db = args.db
         if db is None:
             db = Path(tmp) / "rules.db"
-            build(db, SOURCES)
+            build(db, SOURCES, seeds_only=True)
         conn = connect(db)
         queries = [(q, d) for d in DOCS for q in WORDS]
         for q, d in queries[:10]:

@@ -1,4 +1,4 @@
-"""Parser for the Comprehensive Rules flattened onto one line (cr-2009-02-01).
+"""Parser for the Comprehensive Rules flattened onto one line (cr-2009-02-01-flattened).
 
 Every line break of the source was collapsed to a space, so the structure is recovered
 from the text itself: the parts are found by their headings, and the numbered items by

@@ -11,8 +11,8 @@ SOURCES = ROOT / "data" / "sources"
 CORPUS = ROOT.parent / "shared" / "corpus" / "cr"
 
 SOURCE_FILES = {
-    "cr-2009-02-01": SOURCES / "cr-2009-02-01-flattened.txt",
-    "cr-2025-06-06": SOURCES / "cr-2025-06-06-chapter7.txt",
+    "cr-2009-02-01-flattened": SOURCES / "cr-2009-02-01-flattened.txt",
+    "cr-2025-06-06-chapter7": SOURCES / "cr-2025-06-06-chapter7.txt",
     "rulings-1999-04": SOURCES / "rulings-summary-1999-04.txt",
     "rulebook-2005": SOURCES / "rulebook-ninth-edition-2005.txt",
     "rulebook-1995": SOURCES / "rulebook-fourth-edition-1995-section2.txt",
@@ -34,6 +34,17 @@ def bundled_db(tmp_path_factory) -> Path:
     from rulesdb.sources.build import build
 
     path = tmp_path_factory.mktemp("bundled") / "rules.db"
+    build(path, SOURCES, seeds_only=True)
+    return path
+
+
+@pytest.fixture(scope="session")
+def history_db(tmp_path_factory) -> Path:
+    """The default database, bundled documents and the whole history (110 releases), built
+    once per session; tests only read it (a test that writes copies it first)."""
+    from rulesdb.sources.build import build
+
+    path = tmp_path_factory.mktemp("history") / "rules.db"
     build(path, SOURCES)
     return path
 

@@ -7,7 +7,7 @@ from rulesdb.ingest.cr_text import parse
 
 from conftest import SOURCE_FILES
 
-SEED = "cr-2025-06-06"
+SEED = "cr-2025-06-06-chapter7"
 
 
 def brief(doc) -> list[tuple]:

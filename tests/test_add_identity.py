@@ -85,23 +85,39 @@ def test_the_same_content_laid_out_otherwise_is_a_no_op(tmp_path, layout):
     assert snapshot(db_path) == before
 
 
-def test_a_more_complete_source_replaces_the_partial_one(tmp_path):
+def test_a_release_is_added_beside_the_seed_fragment_of_its_date(tmp_path):
     db_path = tmp_path / "rules.db"
-    build(db_path, SOURCES)  # the bundled cr-2025-06-06 holds chapter 7 only
+    build(db_path, SOURCES, seeds_only=True)  # cr-2025-06-06-chapter7 holds chapter 7 only
     result, _ = add(tmp_path, whole(), db=db_path)
     assert result.exit_code == 0, result.output
     assert result.output.splitlines()[0] == (
-        "cr-2025-06-06: replaced the partial edition (700-731, from cr-2025-06-06-chapter7.txt) "
-        "with the more complete MagicCompRules 20250606.txt: 1476 rules, 92 examples, "
+        "cr-2025-06-06: added from MagicCompRules 20250606.txt: 1476 rules, 92 examples, "
         "4 glossary entries")
     db = sqlite_utils.Database(db_path)
     row = db["documents"].get("cr-2025-06-06")
     assert (row["rule_count"], row["covers"], row["file"]) == (
         1476, '["100-101", "700-731"]', "MagicCompRules 20250606.txt")
-    assert db.execute("SELECT count(*) FROM rules WHERE document = 'cr-2025-06-06'"
-                      ).fetchone()[0] == 1476
+    # a partial release (chapters 1 and 7) does not supersede the seed: lookups keep both
+    assert db["documents"].get("cr-2025-06-06-chapter7")["superseded_by"] is None
     fts_intact(db_path)
     no_orphans(db_path)
+
+
+def test_a_whole_release_supersedes_the_seed_fragment_of_its_date(tmp_path):
+    db_path = tmp_path / "rules.db"
+    build(db_path, SOURCES, seeds_only=True)
+    result, _ = add(tmp_path, one_chapter().encode("utf-8"), db=db_path)
+    assert result.exit_code == 0, result.output
+    db = sqlite_utils.Database(db_path)
+    assert db["documents"].get("cr-2025-06-06")["partial"] == 0
+    seed = db["documents"].get("cr-2025-06-06-chapter7")
+    assert (seed["partial"], seed["superseded_by"]) == (1, "cr-2025-06-06")
+    docs = CliRunner().invoke(cli, ["docs", "--db", str(db_path)]).output
+    assert "the whole release is cr-2025-06-06" in docs
+    removed = CliRunner().invoke(cli, ["remove", "cr-2025-06-06", "--db", str(db_path)])
+    assert removed.exit_code == 0, removed.output
+    db = sqlite_utils.Database(db_path)
+    assert db["documents"].get("cr-2025-06-06-chapter7")["superseded_by"] is None
 
 
 def test_a_less_complete_or_different_source_is_refused_unless_replace(tmp_path):
@@ -198,11 +214,11 @@ def test_id_is_for_one_file_only(tmp_path):
 
 def test_build_keeps_added_editions(tmp_path):
     db_path = tmp_path / "rules.db"
-    build(db_path, SOURCES)
+    build(db_path, SOURCES, seeds_only=True)
     result, _ = add(tmp_path, release(date="October 1, 2024").encode("utf-8"), "a.txt",
                     db=db_path)
     assert result.exit_code == 0, result.output
-    rebuilt = CliRunner().invoke(cli, ["build", "--db", str(db_path), "--json"])
+    rebuilt = CliRunner().invoke(cli, ["build", "--seeds-only", "--db", str(db_path), "--json"])
     assert rebuilt.exit_code == 0, rebuilt.output
     ids = [doc["id"] for doc in json.loads(rebuilt.output)["documents"]]
     assert ids[-1] == "cr-2024-10-01"
@@ -213,14 +229,15 @@ def test_build_keeps_added_editions(tmp_path):
                       ).fetchone()[0] == 4
 
 
-def test_build_keeps_a_replacement_of_a_catalogued_edition(tmp_path):
+def test_build_keeps_an_added_release_beside_the_seed_of_its_date(tmp_path):
     db_path = tmp_path / "rules.db"
-    build(db_path, SOURCES)
+    build(db_path, SOURCES, seeds_only=True)
     add(tmp_path, whole(), db=db_path)
-    build(db_path, SOURCES)
+    build(db_path, SOURCES, seeds_only=True)
     db = sqlite_utils.Database(db_path)
     row = db["documents"].get("cr-2025-06-06")
     assert (row["file"], row["rule_count"]) == ("MagicCompRules 20250606.txt", 1476)
+    assert db["documents"].get("cr-2025-06-06-chapter7")["file"] == "cr-2025-06-06-chapter7.txt"
     fts_intact(db_path)
 
 
@@ -285,7 +302,7 @@ def test_a_whole_release_replaces_a_partial_document_of_the_same_extent(tmp_path
 
 def test_only_the_new_document_is_computed(tmp_path):
     db_path = tmp_path / "rules.db"
-    build(db_path, SOURCES)
+    build(db_path, SOURCES, seeds_only=True)
     before = snapshot(db_path)
     result, _ = add(tmp_path, release(date="October 1, 2024").encode("utf-8"), db=db_path)
     assert result.exit_code == 0, result.output

@@ -59,8 +59,8 @@ def test_documents_oldest_first(conn):
     docs = analysis.documents(conn)
     assert [(d["effective_date"], d["label"]) for d in docs] == [
         ("1995", "rulebook-1995 (partial)"), ("1999-04", "rulings-1999-04"),
-        ("2005", "rulebook-2005"), ("2009-02-01", "cr-2009-02-01 (partial)"),
-        ("2025-06-06", "cr-2025-06-06 (partial)")]
+        ("2005", "rulebook-2005"), ("2009-02-01", "cr-2009-02-01-flattened (partial)"),
+        ("2025-06-06", "cr-2025-06-06-chapter7 (partial)")]
 
 
 def test_document_sizes_match_the_documents_table(conn):
@@ -70,7 +70,7 @@ def test_document_sizes_match_the_documents_table(conn):
     assert {s["document"]: (s["rules"], s["examples"], s["glossary"]) for s in sizes} == counts
     by_id = {s["document"]: s for s in sizes}
     assert by_id["rulings-1999-04"]["example_words"] == 0
-    assert by_id["cr-2009-02-01"]["glossary_words"] > 0
+    assert by_id["cr-2009-02-01-flattened"]["glossary_words"] > 0
     assert all(s["rule_words"] > 0 for s in sizes)
 
 
@@ -81,15 +81,15 @@ def test_chapter_sizes_partition_each_document(conn):
         per_doc[row["document"]] = per_doc.get(row["document"], 0) + row["rules"]
     assert per_doc == {s["document"]: s["rules"] for s in analysis.document_sizes(conn)}
     keys = {(r["document"], r["chapter"]): r["title"] for r in chapters}
-    assert [k for d, k in keys if d == "cr-2009-02-01"] == ["1", "2", "3", "4", "5", "6"]
-    assert keys[("cr-2009-02-01", "5")] == "Additional Rules"
-    assert keys[("cr-2025-06-06", "7")] == "Chapter 7"  # no chapter heading in the bundle
+    assert [k for d, k in keys if d == "cr-2009-02-01-flattened"] == ["1", "2", "3", "4", "5", "6"]
+    assert keys[("cr-2009-02-01-flattened", "5")] == "Additional Rules"
+    assert keys[("cr-2025-06-06-chapter7", "7")] == "Chapter 7"  # no chapter heading in the bundle
     assert keys[("rulings-1999-04", "A")] == "Abilities"
 
 
 def test_keyword_introductions(conn):
     rows = analysis.keyword_introductions(conn)
-    assert [r["document"] for r in rows] == ["cr-2009-02-01", "cr-2025-06-06"]
+    assert [r["document"] for r in rows] == ["cr-2009-02-01-flattened", "cr-2025-06-06-chapter7"]
     first, second = rows
     assert sum(map(len, first["new"].values())) == first["total"]
     assert "Trample" in first["new"]["ability"]
@@ -101,11 +101,11 @@ def test_keyword_introductions(conn):
 def test_glossary_growth(conn):
     rows = analysis.glossary_growth(conn)
     assert [(r["document"], r["dropped"]) for r in rows] == [("rulebook-2005", 0),
-                                                            ("cr-2009-02-01", 0)]
+                                                            ("cr-2009-02-01-flattened", 0)]
     first, second = rows
     assert first["new"] == first["total"] and first["carried"] == 0
     assert second["new"] + second["carried"] == len({t.casefold() for (t,) in conn.execute(
-        "SELECT term FROM glossary WHERE document = 'cr-2009-02-01'")})
+        "SELECT term FROM glossary WHERE document = 'cr-2009-02-01-flattened'")})
 
 
 def test_glossary_dropped_counts_the_previous_glossary_of_the_same_kind(writable):
@@ -115,7 +115,7 @@ def test_glossary_dropped_counts_the_previous_glossary_of_the_same_kind(writable
     writable.executemany("INSERT INTO glossary (document, term, obsolete) VALUES (?, ?, ?)",
                          [("cr-2030-01-01", "trample", 0), ("cr-2030-01-01", "Brand New", 1)])
     cr_2009 = {t.casefold() for (t,) in writable.execute(
-        "SELECT term FROM glossary WHERE document = 'cr-2009-02-01'")}
+        "SELECT term FROM glossary WHERE document = 'cr-2009-02-01-flattened'")}
     last = analysis.glossary_growth(writable)[-1]
     assert {k: last[k] for k in ("document", "total", "new", "carried", "dropped", "obsolete",
                                  "new_terms")} == {
@@ -147,7 +147,7 @@ def test_empty_layer_tables(writable):
 
 def test_diff_of_the_bundled_editions(conn):
     pair = edition_diff.default_pair(conn)
-    assert pair == ("cr-2009-02-01", "cr-2025-06-06")
+    assert pair == ("cr-2009-02-01-flattened", "cr-2025-06-06-chapter7")
     assert edition_diff.stored_pairs(conn) == [pair]
     diff = edition_diff.edition_diff(conn, *pair)
     assert diff["alignment"] == "stored"
@@ -163,20 +163,21 @@ def test_diff_of_the_bundled_editions(conn):
 
 
 def test_default_pair_prefers_complete_editions(writable):
-    writable.execute("UPDATE documents SET partial = 0 WHERE id = 'cr-2009-02-01'")
-    assert edition_diff.default_pair(writable) == ("cr-2009-02-01", "cr-2025-06-06")
-    writable.execute("UPDATE documents SET kind = 'rulebook' WHERE id = 'cr-2025-06-06'")
+    writable.execute("UPDATE documents SET partial = 0 WHERE id = 'cr-2009-02-01-flattened'")
+    assert edition_diff.default_pair(writable) == ("cr-2009-02-01-flattened",
+                                                   "cr-2025-06-06-chapter7")
+    writable.execute("UPDATE documents SET kind = 'rulebook' WHERE id = 'cr-2025-06-06-chapter7'")
     assert edition_diff.default_pair(writable) is None
 
 
 def test_section_coverage_counts_subrules_of_a_cited_rule(writable):
     writable.execute("INSERT INTO engines (name, kind, edition) VALUES "
-                     "('toy', 'external', 'cr-2025-06-06')")
-    trample = writable.execute("SELECT id FROM rules WHERE document = 'cr-2025-06-06' "
+                     "('toy', 'external', 'cr-2025-06-06-chapter7')")
+    trample = writable.execute("SELECT id FROM rules WHERE document = 'cr-2025-06-06-chapter7' "
                                "AND number = '702.19'").fetchone()[0]
     subrules = writable.execute("SELECT count(*) FROM rules WHERE parent_id = ?",
                                 [trample]).fetchone()[0]
-    flying = writable.execute("SELECT id FROM rules WHERE document = 'cr-2025-06-06' "
+    flying = writable.execute("SELECT id FROM rules WHERE document = 'cr-2025-06-06-chapter7' "
                               "AND number = '702.9a'").fetchone()[0]
     writable.executemany(
         "INSERT INTO engine_citations (engine, cited, number, rule_id, status) "
@@ -192,11 +193,11 @@ def test_section_coverage_counts_subrules_of_a_cited_rule(writable):
 
 def test_reference_engine_covers_state_based_actions(conn):
     engines = analysis.engines(conn)
-    assert [(e["name"], e["edition"]) for e in engines] == [("rulesdb", "cr-2025-06-06")]
+    assert [(e["name"], e["edition"]) for e in engines] == [("rulesdb", "cr-2025-06-06-chapter7")]
     rows = {r["section"]: r for r in analysis.section_coverage(conn, "rulesdb")}
     assert rows["704"]["covered"] > 0
     assert sum(r["rules"] for r in rows.values()) == conn.execute(
-        "SELECT count(*) FROM rules WHERE document = 'cr-2025-06-06' "
+        "SELECT count(*) FROM rules WHERE document = 'cr-2025-06-06-chapter7' "
         "AND kind IN ('rule', 'subrule')").fetchone()[0]
 
 
@@ -221,7 +222,7 @@ def test_changed_words_is_zero_only_for_equal_texts(old, new):
 def _figures(conn):
     chapters = analysis.chapter_sizes(conn)
     kinds = {d["id"]: d["kind"] for d in analysis.documents(conn)}
-    diff = edition_diff.edition_diff(conn, "cr-2009-02-01", "cr-2025-06-06")
+    diff = edition_diff.edition_diff(conn, "cr-2009-02-01-flattened", "cr-2025-06-06-chapter7")
     engines = analysis.engines(conn)
     return {
         "document_sizes": figures.document_sizes(analysis.document_sizes(conn)),
@@ -237,7 +238,7 @@ def _figures(conn):
                                              diff["new"]),
         "statuses": figures.citation_statuses(engines),
         "coverage": figures.coverage_heatmap(analysis.section_coverage(conn, "rulesdb"),
-                                             "rulesdb", "cr-2025-06-06"),
+                                             "rulesdb", "cr-2025-06-06-chapter7"),
     }
 
 

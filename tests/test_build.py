@@ -18,7 +18,8 @@ from rulesdb.sources.build import build
 
 from conftest import SOURCES
 
-DOC_IDS = ["cr-2009-02-01", "cr-2025-06-06", "rulings-1999-04", "rulebook-2005", "rulebook-1995"]
+DOC_IDS = ["cr-2009-02-01-flattened", "cr-2025-06-06-chapter7", "rulings-1999-04",
+           "rulebook-2005", "rulebook-1995"]
 
 
 @pytest.fixture(scope="session")
@@ -29,8 +30,8 @@ def built(bundled_db) -> sqlite_utils.Database:
 def test_every_document_is_built(built):
     rows = built.execute("SELECT id, kind, partial FROM documents ORDER BY id").fetchall()
     assert rows == [
-        ("cr-2009-02-01", "comprehensive_rules", 1),
-        ("cr-2025-06-06", "comprehensive_rules", 1),
+        ("cr-2009-02-01-flattened", "comprehensive_rules", 1),
+        ("cr-2025-06-06-chapter7", "comprehensive_rules", 1),
         ("rulebook-1995", "rulebook", 1),
         ("rulebook-2005", "rulebook", 0),
         ("rulings-1999-04", "rulings_summary", 0),
@@ -69,7 +70,8 @@ def resolution(db, doc_id):
     return counts, counts.get("resolved", 0) / inside
 
 
-@pytest.mark.parametrize("doc_id", ["cr-2009-02-01", "cr-2025-06-06", "rulings-1999-04"])
+@pytest.mark.parametrize("doc_id", ["cr-2009-02-01-flattened", "cr-2025-06-06-chapter7",
+                                    "rulings-1999-04"])
 def test_references_inside_the_document_resolve(built, doc_id):
     counts, share = resolution(built, doc_id)
     assert counts["resolved"] > 100
@@ -80,12 +82,12 @@ def test_references_outside_a_partial_document_are_outside_coverage(built):
     rows = built.execute(
         "SELECT r.raw, r.target_number, r.status, r.reason FROM [references] r "
         "JOIN rules ON rules.id = r.rule_id "
-        "WHERE r.document = 'cr-2025-06-06' AND rules.number = '700.2a'"
+        "WHERE r.document = 'cr-2025-06-06-chapter7' AND rules.number = '700.2a'"
     ).fetchall()
     assert rows == [("See rule 601.2b", "601.2b", "outside_coverage",
-                     "cr-2025-06-06 contains only 700-731")]
+                     "cr-2025-06-06-chapter7 contains only 700-731")]
     inside = built.execute(
-        "SELECT count(*) FROM [references] WHERE document = 'cr-2025-06-06' "
+        "SELECT count(*) FROM [references] WHERE document = 'cr-2025-06-06-chapter7' "
         "AND status = 'outside_coverage' AND CAST(substr(target_number, 1, 3) AS INTEGER) "
         "BETWEEN 700 AND 731"
     ).fetchone()[0]
@@ -113,11 +115,11 @@ def test_glossary_see_references_resolve_between_entries(built):
 
 
 @pytest.mark.parametrize(("doc_id", "keyword", "number", "kind"), [
-    ("cr-2025-06-06", "Trample", "702.19", "ability"),
-    ("cr-2025-06-06", "Scry", "701.22", "action"),
-    ("cr-2009-02-01", "Trample", "502.9", "ability"),
-    ("cr-2009-02-01", "Banding", "502.10", "ability"),
-    ("cr-2009-02-01", "hellbent", None, "ability_word"),
+    ("cr-2025-06-06-chapter7", "Trample", "702.19", "ability"),
+    ("cr-2025-06-06-chapter7", "Scry", "701.22", "action"),
+    ("cr-2009-02-01-flattened", "Trample", "502.9", "ability"),
+    ("cr-2009-02-01-flattened", "Banding", "502.10", "ability"),
+    ("cr-2009-02-01-flattened", "hellbent", None, "ability_word"),
 ])
 def test_keywords(built, doc_id, keyword, number, kind):
     rows = built.execute(
@@ -136,7 +138,7 @@ def test_ability_words_come_from_the_glossary_list_in_older_editions(built):
 def test_full_text_search_uses_porter_stemming(built):
     hits = built.execute(
         "SELECT rules.number FROM rules_fts JOIN rules ON rules.id = rules_fts.rowid "
-        "WHERE rules_fts MATCH 'trampling' AND rules.document = 'cr-2025-06-06'"
+        "WHERE rules_fts MATCH 'trampling' AND rules.document = 'cr-2025-06-06-chapter7'"
     ).fetchall()
     assert ("702.19",) in hits
 
@@ -167,13 +169,13 @@ def cr7_bytes() -> bytes:
 
 
 BAD_INPUTS = {
-    "empty": (lambda: b"", r"cr-2025-06-06: byte 0: file is empty"),
-    "binary": (lambda: bytes(range(256)) * 64, r"cr-2025-06-06: .*binary|cannot decode"),
+    "empty": (lambda: b"", r"cr-2025-06-06-chapter7: byte 0: file is empty"),
+    "binary": (lambda: bytes(range(256)) * 64, r"cr-2025-06-06-chapter7: .*binary|cannot decode"),
     "truncated": (lambda: cr7_bytes()[: cr7_bytes().index(b"702.19b") + 60],
-                  r"cr-2025-06-06: line \d+, column \d+: "
+                  r"cr-2025-06-06-chapter7: line \d+, column \d+: "
                   r"the document stops inside subrule 702.19b"),
     "wrong format": (lambda: (SOURCES / "rulings-summary-1999-04.txt").read_bytes(),
-                     r"cr-2025-06-06: line \d+, column \d+: "),
+                     r"cr-2025-06-06-chapter7: line \d+, column \d+: "),
 }
 
 
@@ -184,7 +186,8 @@ def test_bad_input_is_one_clear_line_and_keeps_the_old_database(tmp_path, case):
     db_path.write_bytes(b"previous database")
     make, pattern = BAD_INPUTS[case]
     replace_source(sources, CR7, make())
-    result = CliRunner().invoke(cli, ["build", "--db", str(db_path), "--sources", str(sources)])
+    result = CliRunner().invoke(cli, ["build", "--seeds-only", "--db", str(db_path), "--sources",
+                                      str(sources)])
     assert result.exit_code == 2, result.output
     lines = result.output.strip().splitlines()
     assert len(lines) == 1
@@ -199,9 +202,11 @@ def test_sha256_mismatch_is_refused(tmp_path):
     db_path = tmp_path / "rules.db"
     db_path.write_bytes(b"previous database")
     replace_source(sources, CR7, cr7_bytes().replace(b"Trample", b"Trampel"), update_sha=False)
-    result = CliRunner().invoke(cli, ["build", "--db", str(db_path), "--sources", str(sources)])
+    result = CliRunner().invoke(cli, ["build", "--seeds-only", "--db", str(db_path), "--sources",
+                                      str(sources)])
     assert result.exit_code == 2
-    assert re.fullmatch(rf"Error: \S*{CR7}: cr-2025-06-06: sha256 mismatch \(catalogue \w+…, "
+    assert re.fullmatch(rf"Error: \S*{CR7}: cr-2025-06-06-chapter7: sha256 mismatch \(catalogue "
+                        rf"\w+…, "
                         r"file \w+…\)", result.output.strip())
     assert db_path.read_bytes() == b"previous database"
 
@@ -215,7 +220,7 @@ def test_interrupted_build_keeps_the_old_database(tmp_path, monkeypatch):
 
     monkeypatch.setitem(build_module.LAYERS, "references", interrupted)
     with pytest.raises(KeyboardInterrupt):
-        build(db_path, SOURCES)
+        build(db_path, SOURCES, seeds_only=True)
     assert db_path.read_bytes() == b"previous database"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["rules.db"]
 
@@ -225,11 +230,11 @@ def test_unknown_parser_in_catalogue(tmp_path):
     catalog = sources / "catalog.toml"
     catalog.write_text(catalog.read_text().replace('parser = "rulings"', 'parser = "nope"'))
     with pytest.raises(InputError, match="rulings-1999-04: unknown parser 'nope'"):
-        build(tmp_path / "rules.db", sources)
+        build(tmp_path / "rules.db", sources, seeds_only=True)
 
 
 def test_build_prints_per_document_counts(tmp_path):
-    result = CliRunner().invoke(cli, ["build", "--db", str(tmp_path / "r.db"),
+    result = CliRunner().invoke(cli, ["build", "--seeds-only", "--db", str(tmp_path / "r.db"),
                                       "--sources", str(SOURCES)])
     assert result.exit_code == 0, result.output
     for doc_id in DOC_IDS:
@@ -242,7 +247,7 @@ def test_rebuild_traces_stored_engines_again_or_says_it_drops_them(tmp_path):
     tree.mkdir()
     (tree / "sba.py").write_text("def lose_life_check(state):\n    # CR 704.5a\n    return 0\n")
     db_path = tmp_path / "rules.db"
-    build(db_path, SOURCES)
+    build(db_path, SOURCES, seeds_only=True)
     traced = CliRunner().invoke(cli, ["trace", str(tree), "--engine", "toy", "--json",
                                       "--db", str(db_path)])
     assert traced.exit_code == 0, traced.output
@@ -253,13 +258,13 @@ def test_rebuild_traces_stored_engines_again_or_says_it_drops_them(tmp_path):
             "JOIN rules r ON r.id = c.rule_id WHERE c.engine = 'toy'").fetchall()
 
     assert toy_rows() == [("lose_life_check", "704.5a", "ok", "704.5a")]
-    report = build(db_path, SOURCES)
+    report = build(db_path, SOURCES, seeds_only=True)
     assert report.notes == ["engine toy kept: traced "
-                            f"{tree.resolve()} again against cr-2025-06-06 (1 citations)"]
+                            f"{tree.resolve()} again against cr-2025-06-06-chapter7 (1 citations)"]
     assert toy_rows() == [("lose_life_check", "704.5a", "ok", "704.5a")]
     (tree / "sba.py").unlink()
     tree.rmdir()
-    report = build(db_path, SOURCES)
+    report = build(db_path, SOURCES, seeds_only=True)
     assert report.notes == [f"engine toy not kept: {tree.resolve()} is gone; "
                             "run `rulesdb trace` again"]
     assert toy_rows() == []

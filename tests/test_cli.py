@@ -43,8 +43,8 @@ def test_docs_json(db_path):
     result = run("docs", "--json", db=db_path)
     assert result.exit_code == 0
     ids = [row["id"] for row in json.loads(result.output)]
-    assert ids == ["rulebook-1995", "rulings-1999-04", "rulebook-2005", "cr-2009-02-01",
-                   "cr-2025-06-06"]
+    assert ids == ["rulebook-1995", "rulings-1999-04", "rulebook-2005", "cr-2009-02-01-flattened",
+                   "cr-2025-06-06-chapter7"]
 
 
 def test_rule_json_has_subrules_and_examples(db_path):
@@ -52,7 +52,7 @@ def test_rule_json_has_subrules_and_examples(db_path):
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     assert (data["document"], data["number"], data["kind"], data["title"], data["text"]) == (
-        "cr-2025-06-06", "702.19", "rule", "Trample", "Trample")
+        "cr-2025-06-06-chapter7", "702.19", "rule", "Trample", "Trample")
     assert [s["number"] for s in data["subrules"]][:3] == ["702.19a", "702.19b", "702.19c"]
     assert data["subrules"][1]["examples"][0].startswith("A 2/2 creature that can block")
 
@@ -61,13 +61,13 @@ def test_rule_defaults_to_the_newest_document_that_has_it(db_path):
     newest = json.loads(run("rule", "702.19", "--json", db=db_path).output)
     older = json.loads(run("rule", "502.9", "--json", db=db_path).output)
     assert (newest["document"], older["document"], older["title"]) == (
-        "cr-2025-06-06", "cr-2009-02-01", "Trample")
+        "cr-2025-06-06-chapter7", "cr-2009-02-01-flattened", "Trample")
 
 
 def test_rule_accepts_a_trailing_period_and_doc(db_path):
-    result = run("rule", "502.9.", "--doc", "cr-2009-02-01", db=db_path)
+    result = run("rule", "502.9.", "--doc", "cr-2009-02-01-flattened", db=db_path)
     assert result.exit_code == 0
-    assert result.output.startswith("502.9 (cr-2009-02-01)\n  Trample\n502.9a")
+    assert result.output.startswith("502.9 (cr-2009-02-01-flattened)\n  Trample\n502.9a")
 
 
 def test_rule_not_found_exits_1_with_suggestions(db_path):
@@ -96,12 +96,12 @@ def test_rulesdb_db_environment_variable(db_path):
 
 
 def test_export_json_shape(db_path):
-    result = run("export", "cr-2025-06-06", "--json", db=db_path)
+    result = run("export", "cr-2025-06-06-chapter7", "--json", db=db_path)
     assert result.exit_code == 0
     data = json.loads(result.output)
     assert data["document"] == {
-        "id": "cr-2025-06-06", "kind": "comprehensive_rules",
-        "title": "Magic: The Gathering Comprehensive Rules (June 6, 2025), chapter 7",
+        "id": "cr-2025-06-06-chapter7", "kind": "comprehensive_rules",
+        "title": "Magic: The Gathering Comprehensive Rules (June 6, 2025), chapter 7 only",
         "effective_date": "2025-06-06", "partial": True, "covers": ["700-731"]}
     trample = next(r for r in data["rules"] if r["number"] == "702.19")
     assert trample == {"number": "702.19", "parent": "702", "kind": "rule", "title": "Trample",
@@ -119,7 +119,7 @@ def test_export_rulings_carry_citations(db_path):
 
 
 def test_export_glossary_aliases_and_obsolete(db_path):
-    data = json.loads(run("export", "cr-2009-02-01", "--json", db=db_path).output)
+    data = json.loads(run("export", "cr-2009-02-01-flattened", "--json", db=db_path).output)
     by_term = {g["term"]: g for g in data["glossary"]}
     assert by_term["Control, Controller"]["aliases"] == ["Control", "Controller"]
     assert by_term["Active Player, Nonactive Player Order"]["aliases"] == []

@@ -10,7 +10,7 @@ from rulesdb.ingest.model import ParseError
 
 from cr_flat_helpers import GLOSSARY, HEAD, START, TAIL, make_doc
 
-SEED = "cr-2009-02-01"
+SEED = "cr-2009-02-01-flattened"
 
 
 # --- bad input ------------------------------------------------------------------------------
@@ -35,7 +35,7 @@ def test_bad_input_raises(data: bytes) -> None:
         parse(data)
 
 
-@pytest.mark.parametrize("other", ["cr-2025-06-06", "rulings-1999-04", "rulebook-2005"])
+@pytest.mark.parametrize("other", ["cr-2025-06-06-chapter7", "rulings-1999-04", "rulebook-2005"])
 def test_other_formats_raise(source_bytes: dict[str, bytes], other: str) -> None:
     with pytest.raises(ParseError):
         parse(source_bytes[other])

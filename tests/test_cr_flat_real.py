@@ -1,4 +1,5 @@
-"""Golden tests of the flattened Comprehensive Rules parser on the real cr-2009-02-01 source."""
+"""Golden tests of the flattened Comprehensive Rules parser on the real source
+cr-2009-02-01-flattened."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from rulesdb.numbers import LETTERS
 
 from conftest import SOURCE_FILES
 
-SEED = "cr-2009-02-01"
+SEED = "cr-2009-02-01-flattened"
 
 # --- the real document ------------------------------------------------------------------------
 

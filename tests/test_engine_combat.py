@@ -1,7 +1,7 @@
 """The reference evaluator's combat damage (702.2, 702.4, 702.7, 702.15, 702.16, 702.19,
 702.80, 702.90): the CR's own examples as scenarios and invariants of damage totals.
 
-Each scenario names the rule (and example) of cr-2025-06-06 chapter 7 it encodes.
+Each scenario names the rule (and example) of cr-2025-06-06-chapter7 chapter 7 it encodes.
 """
 
 from __future__ import annotations

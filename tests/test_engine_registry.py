@@ -1,18 +1,23 @@
-"""The reference evaluator's registry: every enforced rule exists in cr-2025-06-06 and every
-rule of 704.5 is enforced or listed as not modelled."""
+"""The reference evaluator's registry: every enforced rule exists in cr-2025-06-06 (the release
+read from the shipped history archive) and every rule of 704.5 is enforced or listed as not
+modelled."""
 
 from __future__ import annotations
 
 import re
 
 from rulesdb.engine.registry import EDITION, NOT_MODELLED, registry
+from rulesdb.sources.history import load_archives, read_archive
 
-from conftest import SOURCE_FILES
+from conftest import SOURCES
 
 # --- registry ---------------------------------------------------------------------------
 
 def cr_numbers() -> set[str]:
-    text = SOURCE_FILES[EDITION].read_text(encoding="utf-8")
+    (archive,) = load_archives(SOURCES / "catalog.toml")
+    (release,) = [source for source in read_archive(archive, SOURCES)
+                  if source.name == f"MagicCompRules-{EDITION.removeprefix('cr-')}.txt"]
+    text = release.data.decode("utf-8-sig")
     return set(re.findall(r"^(\d{3}\.\d+[a-z]?)\.? ", text, re.M))
 
 

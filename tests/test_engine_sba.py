@@ -1,7 +1,7 @@
 """The reference evaluator's state-based actions (704): the CR's own examples as scenarios,
 rule by rule, and the invariant that performing them twice equals once.
 
-Each scenario names the rule (and example) of cr-2025-06-06 chapter 7 it encodes.
+Each scenario names the rule (and example) of cr-2025-06-06-chapter7 chapter 7 it encodes.
 """
 
 from __future__ import annotations

@@ -72,7 +72,7 @@ def all_rows(db_path: Path) -> dict[str, list]:
 @pytest.fixture(scope="module")
 def bundled(tmp_path_factory) -> Path:
     path = tmp_path_factory.mktemp("bundled") / "rules.db"
-    build(path, SOURCES)
+    build(path, SOURCES, seeds_only=True)
     return path
 
 
@@ -207,7 +207,7 @@ def test_an_error_in_a_layer_stops_the_worker_and_surfaces(bundled, tmp_path):
     layers = {**LAYERS, "lineage": broken}
     db = sqlite_utils.Database(path)
     with pytest.raises(RuntimeError, match="layer failed"):
-        run_layers(db, ["cr-2009-02-01", "cr-2025-06-06"], layers=layers)
+        run_layers(db, ["cr-2009-02-01-flattened", "cr-2025-06-06-chapter7"], layers=layers)
 
 
 def test_mentions_spooled_to_a_file_are_stored_as_the_found_ones(bundled, tmp_path):
@@ -215,9 +215,9 @@ def test_mentions_spooled_to_a_file_are_stored_as_the_found_ones(bundled, tmp_pa
     as it stores the rows themselves, ids and order included."""
     from rulesdb.layers import term_rows, terms
 
-    ids = ["cr-2009-02-01", "cr-2025-06-06", "rulings-1999-04"]
+    ids = ["cr-2009-02-01-flattened", "cr-2025-06-06-chapter7", "rulings-1999-04"]
     found = terms.find_all(terms.prepare(sqlite_utils.Database(bundled), ids))
-    found["empty-doc"] = ("cr-2009-02-01", [])  # a document with no mention at all
+    found["empty-doc"] = ("cr-2009-02-01-flattened", [])  # a document with no mention at all
     stored = {}
     for way in ("rows", "spooled"):
         path = tmp_path / f"{way}.db"
@@ -237,12 +237,13 @@ def test_mention_rows_are_made_as_read_and_read_as_often_as_asked(bundled):
     read: the same rows each time, as many as they say, equal to the list of them."""
     from rulesdb.layers import term_rows, terms
 
-    found = terms.find_all(terms.prepare(sqlite_utils.Database(bundled), ["cr-2009-02-01"]))
-    _, rows = found["cr-2009-02-01"]
+    found = terms.find_all(terms.prepare(sqlite_utils.Database(bundled),
+                                         ["cr-2009-02-01-flattened"]))
+    _, rows = found["cr-2009-02-01-flattened"]
     listed = list(rows)
     assert len(listed) == len(rows) > 10_000
     assert list(rows) == listed and rows == listed and listed == rows
-    assert listed[0][0] == "cr-2009-02-01" and all(len(row) == len(term_rows.COLUMNS)
+    assert listed[0][0] == "cr-2009-02-01-flattened" and all(len(row) == len(term_rows.COLUMNS)
                                                    for row in listed)
     assert rows != listed[:-1]
 
@@ -252,7 +253,7 @@ def test_texts_tokenized_ahead_are_found_as_if_tokenized_then(bundled, monkeypat
     found as they are, and their texts are not tokenized again."""
     from rulesdb.layers import terms, token_cache
 
-    ids = ["cr-2009-02-01", "cr-2025-06-06"]
+    ids = ["cr-2009-02-01-flattened", "cr-2025-06-06-chapter7"]
     jobs = terms.prepare(sqlite_utils.Database(bundled), ids)
     cold = terms.find_all(jobs)
     monkeypatch.setattr(terms, "_primed", [])
@@ -286,7 +287,8 @@ def test_work_needing_no_layer_runs_once_before_waiting_for_the_worker(bundled, 
     shutil.copyfile(bundled, path)
     layers = LAYERS if with_terms else {k: v for k, v in LAYERS.items() if k != "terms"}
     events = []
-    run_layers(sqlite_utils.Database(path), ["cr-2025-06-06"], events.append, layers=layers,
+    run_layers(sqlite_utils.Database(path), ["cr-2025-06-06-chapter7"], events.append,
+               layers=layers,
                meanwhile=lambda: events.append("meanwhile"))
     names = [name for name in layers if name != "terms"]
     expected = [*names, "meanwhile", "terms"] if with_terms else [*names, "meanwhile"]
@@ -301,7 +303,7 @@ def test_the_folder_for_shipped_files_is_removed(bundled, tmp_path, monkeypatch)
     monkeypatch.setattr(tempfile, "mkdtemp", lambda **kw: made.append(real(**kw)) or made[-1])
     path = tmp_path / "rules.db"
     shutil.copyfile(bundled, path)
-    run_layers(sqlite_utils.Database(path), ["cr-2025-06-06"])
+    run_layers(sqlite_utils.Database(path), ["cr-2025-06-06-chapter7"])
     assert made and not any(Path(folder).exists() for folder in made)
 
 
@@ -353,10 +355,11 @@ def test_adding_editions_one_by_one_gives_the_rows_of_building_them_at_once(bund
         add_files(path, [tmp_path / name])
     added = layer_rows(path)
     pairs = {(row[0], row[1]) for row in added["alignments"]}
-    assert pairs == {("cr-2009-02-01", "cr-2010-03-01"), ("cr-2010-03-01", "cr-2020-01-10"),
-                     ("cr-2020-01-10", "cr-2025-06-06")}
+    assert pairs == {("cr-2009-02-01-flattened", "cr-2010-03-01"), ("cr-2010-03-01",
+                                                                    "cr-2020-01-10"),
+                     ("cr-2020-01-10", "cr-2025-06-06-chapter7")}
     assert {row[0] for row in added["term_mentions"]} >= {"cr-2010-03-01", "cr-2020-01-10"}
-    build(path, SOURCES)
+    build(path, SOURCES, seeds_only=True)
     assert layer_rows(path) == added
 
 

@@ -36,12 +36,12 @@ def stored(conn, old_doc, new_doc):
 
 def test_every_keyword_of_2009_and_2025_is_aligned_heading_to_heading(built):
     _, conn = built
-    pairs = stored(conn, "cr-2009-02-01", "cr-2025-06-06")
+    pairs = stored(conn, "cr-2009-02-01-flattened", "cr-2025-06-06-chapter7")
     mapped = {old: new for old, new in pairs if old and new}
     rows = conn.execute(
         "SELECT a.keyword, a.number, b.number FROM keywords a JOIN keywords b "
-        "ON a.keyword = b.keyword AND a.kind = b.kind WHERE a.document = 'cr-2009-02-01' "
-        "AND b.document = 'cr-2025-06-06' AND a.kind != 'ability_word'").fetchall()
+        "ON a.keyword = b.keyword AND a.kind = b.kind WHERE a.document = 'cr-2009-02-01-flattened' "
+        "AND b.document = 'cr-2025-06-06-chapter7' AND a.kind != 'ability_word'").fetchall()
     assert len(rows) >= 80
     assert [(k, old, mapped.get(old)) for k, old, new in rows if mapped.get(old) != new] == []
 
@@ -49,20 +49,22 @@ def test_every_keyword_of_2009_and_2025_is_aligned_heading_to_heading(built):
 @pytest.mark.parametrize(("old", "new"), [("502.9", "702.19"), ("502.10", "702.22"),
                                           ("501", "701"), ("502", "702"), ("502.2", "702.7")])
 def test_golden_renumberings_2009_to_2025(built, old, new):
-    assert stored(built[1], "cr-2009-02-01", "cr-2025-06-06")[(old, new)] == "renumbered"
+    changes = stored(built[1], "cr-2009-02-01-flattened", "cr-2025-06-06-chapter7")
+    assert changes[(old, new)] == "renumbered"
 
 
 @pytest.mark.parametrize("old", ["1", "100", "100.1", "302.1", "212.1b"])
 def test_2009_rules_outside_chapter_7_are_outside_coverage(built, old):
-    assert stored(built[1], "cr-2009-02-01", "cr-2025-06-06")[(old, None)] == "outside_coverage"
+    changes = stored(built[1], "cr-2009-02-01-flattened", "cr-2025-06-06-chapter7")
+    assert changes[(old, None)] == "outside_coverage"
 
 
 def test_lineages_give_one_stable_id_per_rule(built):
     _, conn = built
     assert [tuple(row) for row in conn.execute(
         "SELECT lineage, number FROM lineages WHERE lineage = (SELECT lineage FROM lineages "
-        "WHERE number = '702.19' AND document = 'cr-2025-06-06') ORDER BY document")] == [
-        ("cr-2009-02-01/502.9", "502.9"), ("cr-2009-02-01/502.9", "702.19")]
+        "WHERE number = '702.19' AND document = 'cr-2025-06-06-chapter7') ORDER BY document")] == [
+        ("cr-2009-02-01-flattened/502.9", "502.9"), ("cr-2009-02-01-flattened/502.9", "702.19")]
     rules = conn.execute("SELECT count(*) FROM rules JOIN documents d ON d.id = rules.document "
                          "WHERE d.kind = 'comprehensive_rules'").fetchone()[0]
     assert conn.execute("SELECT count(*) FROM lineages").fetchone()[0] == rules
@@ -76,27 +78,27 @@ def test_concept_links_join_rulebooks_rulings_and_cr(built):
         "WHERE c.concept = 'banding' ORDER BY 1, 3").fetchall()
     assert [tuple(r) for r in rows] == [
         ("rulebook-1995", "s2-expanding-your-knowledge.advanced-creature-abilities.banding",
-         "cr-2009-02-01", "502.10", "title"),
+         "cr-2009-02-01-flattened", "502.10", "title"),
         ("rulebook-1995", "s2-expanding-your-knowledge.advanced-creature-abilities.banding",
-         "cr-2025-06-06", "702.22", "title"),
-        ("rulings-1999-04", "A.11", "cr-2009-02-01", "502.10", "title"),
-        ("rulings-1999-04", "A.11", "cr-2025-06-06", "702.22", "title"),
+         "cr-2025-06-06-chapter7", "702.22", "title"),
+        ("rulings-1999-04", "A.11", "cr-2009-02-01-flattened", "502.10", "title"),
+        ("rulings-1999-04", "A.11", "cr-2025-06-06-chapter7", "702.22", "title"),
     ]
 
 
 def test_stored_and_computed_diffs_agree(built):
     _, conn = built
-    computed = compute_changes(conn, "cr-2009-02-01", "cr-2025-06-06")
-    as_stored = stored(conn, "cr-2009-02-01", "cr-2025-06-06")
+    computed = compute_changes(conn, "cr-2009-02-01-flattened", "cr-2025-06-06-chapter7")
+    as_stored = stored(conn, "cr-2009-02-01-flattened", "cr-2025-06-06-chapter7")
     assert {(c.old, c.new): c.op for c in computed} == as_stored
-    result = diff(conn, "cr-2025-06-06", "cr-2009-02-01")
+    result = diff(conn, "cr-2025-06-06-chapter7", "cr-2009-02-01-flattened")
     assert result["alignment"] == "computed"
     assert sum(result["counts"].values()) == len(result["changes"])
 
 
 def test_a_new_edition_between_two_replaces_their_pair(tmp_path):
     path = tmp_path / "rules.db"
-    build(path, SOURCES)
+    build(path, SOURCES, seeds_only=True)
     db = sqlite_utils.Database(path)
     doc = cr_text.parse((SOURCES / "cr-2025-06-06-chapter7.txt").read_bytes())
     entry = CatalogEntry(id="cr-2020-01-01", kind="comprehensive_rules", title="t",
@@ -106,9 +108,10 @@ def test_a_new_edition_between_two_replaces_their_pair(tmp_path):
     summary = lineage.compute(db, ["cr-2020-01-01"])
     assert summary.startswith("2 edition pairs")
     pairs = db.execute("SELECT DISTINCT old_doc, new_doc FROM alignments ORDER BY 1").fetchall()
-    assert pairs == [("cr-2009-02-01", "cr-2020-01-01"), ("cr-2020-01-01", "cr-2025-06-06")]
+    assert pairs == [("cr-2009-02-01-flattened", "cr-2020-01-01"), ("cr-2020-01-01",
+                                                                    "cr-2025-06-06-chapter7")]
     ops = Counter(row[0] for row in db.execute(
-        "SELECT change FROM alignments WHERE new_doc = 'cr-2025-06-06'"))
+        "SELECT change FROM alignments WHERE new_doc = 'cr-2025-06-06-chapter7'"))
     assert set(ops) == {"unchanged"}
 
 
@@ -125,13 +128,14 @@ def test_history_json_of_the_bundled_keyword(built):
         ("rulebook-1995", "s2-expanding-your-knowledge.advanced-creature-abilities.banding",
          "concept"),
         ("rulings-1999-04", "A.11", "concept"),
-        ("cr-2009-02-01", "502.10", "first"),
-        ("cr-2009-02-01", 'glossary: Banding, "Bands with Other"', "concept"),
-        ("cr-2025-06-06", "702.22", "renumbered"),
+        ("cr-2009-02-01-flattened", "502.10", "first"),
+        ("cr-2009-02-01-flattened", 'glossary: Banding, "Bands with Other"', "concept"),
+        ("cr-2025-06-06-chapter7", "702.22", "renumbered"),
     ]
 
 
-@pytest.mark.parametrize("doc_id", ["cr-2009-02-01", "cr-2025-06-06", "rulings-1999-04"])
+@pytest.mark.parametrize("doc_id", ["cr-2009-02-01-flattened", "cr-2025-06-06-chapter7",
+                                    "rulings-1999-04"])
 def test_a_document_against_itself_has_no_changes(built, doc_id):
     assert diff(built[1], doc_id, doc_id) == {"old": doc_id, "new": doc_id,
                                               "alignment": "computed", "counts": {},
@@ -144,12 +148,13 @@ def test_diff_json_shape_and_section_filter(built):
     from rulesdb.cli import cli
 
     path, _ = built
-    result = CliRunner().invoke(cli, ["diff", "cr-2009-02-01", "cr-2025-06-06", "--section",
+    result = CliRunner().invoke(cli, ["diff", "cr-2009-02-01-flattened", "cr-2025-06-06-chapter7",
+                                      "--section",
                                       "702.19", "--json", "--db", str(path)])
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     assert (data["old"], data["new"], data["alignment"]) == (
-        "cr-2009-02-01", "cr-2025-06-06", "stored")
+        "cr-2009-02-01-flattened", "cr-2025-06-06-chapter7", "stored")
     assert {(c["op"], c["old"], c["new"]) for c in data["changes"]} == {
         ("renumbered", "502.9", "702.19"), ("renumbered_edited", "502.9a", "702.19a"),
         ("renumbered_edited", "502.9b", "702.19b"), ("renumbered_edited", "502.9c", "702.19d"),
@@ -169,7 +174,7 @@ def test_keyword_subrules_stay_within_their_keyword(built):
         "SELECT ko.keyword, kn.keyword FROM alignments a "
         "JOIN rules o ON o.id = a.old_rule_id JOIN rules n ON n.id = a.new_rule_id "
         "JOIN keywords ko ON ko.rule_id = o.parent_id JOIN keywords kn ON kn.rule_id = n.parent_id "
-        "WHERE a.old_doc = 'cr-2009-02-01' AND a.new_doc = 'cr-2025-06-06' "
+        "WHERE a.old_doc = 'cr-2009-02-01-flattened' AND a.new_doc = 'cr-2025-06-06-chapter7' "
         "AND lower(ko.keyword) != lower(kn.keyword)").fetchall()
     # only renamed or merged keywords: Tap → Tap and Untap, Bands with Other → Banding
     assert crossed
@@ -178,7 +183,7 @@ def test_keyword_subrules_stay_within_their_keyword(built):
 
 
 @pytest.mark.parametrize(("args", "code"), [
-    (["diff", "nope", "cr-2025-06-06"], 2),
+    (["diff", "nope", "cr-2025-06-06-chapter7"], 2),
     (["history", "999.9"], 1),
     (["history", "Nonexistent Keyword"], 1),
     (["history", "702.19", "--doc", "nope"], 2),

@@ -22,7 +22,7 @@ from conftest import SOURCES, corpus_files, needs_corpus
 @pytest.fixture(scope="module")
 def corpus_db(tmp_path_factory):
     path = tmp_path_factory.mktemp("corpus") / "rules.db"
-    build(path, SOURCES)
+    build(path, SOURCES, seeds_only=True)
     db = sqlite_utils.Database(path)
     ids = []
     for file in corpus_files():

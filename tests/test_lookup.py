@@ -38,14 +38,14 @@ def test_rule_json_marks_terms_and_lists_references(run):
     view = data(run("rule", "702.19", "--json"))
     b = next(s for s in view["subrules"] if s["number"] == "702.19b")
     terms = {(t["text"], t["term"], t["glossary"]) for t in b["terms"]}
-    assert ("attacking creature", "Attacking Creature", "cr-2009-02-01") in terms
-    assert ("lethal damage", "Lethal Damage", "cr-2009-02-01") in terms
+    assert ("attacking creature", "Attacking Creature", "cr-2009-02-01-flattened") in terms
+    assert ("lethal damage", "Lethal Damage", "cr-2009-02-01-flattened") in terms
     assert all(b["text"][t["start"]:t["end"]] == t["text"] for t in b["terms"])
     assert not any(t["term"] == "Trample" for s in view["subrules"] for t in s["terms"])
     c = next(s for s in view["subrules"] if s["number"] == "702.19c")
     assert c["references"] == [{
         "raw": "rule 702.19b", "cited": "702.19b", "kind": "rule", "status": "resolved",
-        "reason": None, "target": "702.19b", "target_document": "cr-2025-06-06",
+        "reason": None, "target": "702.19b", "target_document": "cr-2025-06-06-chapter7",
         "target_text": "The controller of an attacking creature with trample first assigns "
                        "damage to the creature(s) …"}]
     a = next(s for s in view["subrules"] if s["number"] == "702.19a")
@@ -64,19 +64,21 @@ def test_rule_tree_and_examples_options(run):
 def test_rule_text_and_markdown(run):
     text = run("rule", "702.19", "--no-examples")
     assert text.exit_code == 0
-    assert text.output.startswith("702.19 (cr-2025-06-06)\n  Trample\n702.19a\n  Trample is a ")
+    assert text.output.startswith("702.19 (cr-2025-06-06-chapter7)\n  Trample\n702.19a\n  "
+                                  "Trample is a ")
     assert "References:\n  702.19a → 510 — outside coverage" in text.output
-    assert "\nGlossary terms:\n  Ability (cr-2009-02-01): " in text.output
-    assert "\n  Attacking Creature (cr-2009-02-01): A creature becomes an attacking" in text.output
+    assert "\nGlossary terms:\n  Ability (cr-2009-02-01-flattened): " in text.output
+    assert ("\n  Attacking Creature (cr-2009-02-01-flattened): A creature becomes an "
+            "attacking") in text.output
     md = run("rule", "702.19", "--format", "markdown")
-    assert md.output.startswith("**702.19 (cr-2025-06-06)**\nTrample\n\n**702.19a**\n"
+    assert md.output.startswith("**702.19 (cr-2025-06-06-chapter7)**\nTrample\n\n**702.19a**\n"
                                 "Trample is a _static ability_ that")
     assert "> _Example:_ A 2/2 creature" in md.output
 
 
 @pytest.mark.parametrize(("query", "first"), [
-    ("trample", ("glossary", "cr-2009-02-01", "Trample")),
-    ("combat damage step", ("rule", "cr-2009-02-01", "310")),
+    ("trample", ("glossary", "cr-2009-02-01-flattened", "Trample")),
+    ("combat damage step", ("rule", "cr-2009-02-01-flattened", "310")),
     ('"first strike" double', None),
 ])
 def test_search_ranks_and_highlights(run, query, first):
@@ -100,7 +102,7 @@ def test_search_doc_filter_and_rulings(run):
 def test_search_rule_number_goes_to_the_rule(run):
     result = data(run("search", "702.19c", "--json"))
     assert result["rule"]["number"] == "702.19c" and result["hits"] == []
-    assert run("search", "702.19c").output.startswith("702.19c (cr-2025-06-06)\n")
+    assert run("search", "702.19c").output.startswith("702.19c (cr-2025-06-06-chapter7)\n")
 
 
 def test_search_without_words_is_an_input_error(run):
@@ -116,14 +118,15 @@ def test_search_nothing_found_exits_1(run):
 
 
 @pytest.mark.parametrize(("term", "doc", "expected"), [
-    ("Trample", None, [("cr-2009-02-01", "Trample", "exact"),
+    ("Trample", None, [("cr-2009-02-01-flattened", "Trample", "exact"),
                        ("rulebook-2005", "Trample", "exact")]),
     ("tapped", "rulebook-2005", [("rulebook-2005", "Tap", "inflected form"),
                                  ("rulebook-2005", "{T} Tap", "inflected form")]),
-    ("taps", "cr-2025-06-06", [("cr-2009-02-01", "Tap", "inflected form")]),
+    ("taps", "cr-2025-06-06-chapter7", [("cr-2009-02-01-flattened", "Tap", "inflected form")]),
     ("blockers", "rulebook-2005", [("rulebook-2005", "Blocker", "inflected form"),
                                    ("rulebook-2005", "Blocking creature", "see Blocker")]),
-    ("controller", "cr-2009-02-01", [("cr-2009-02-01", "Control, Controller", "alias")]),
+    ("controller", "cr-2009-02-01-flattened", [("cr-2009-02-01-flattened", "Control, Controller",
+                                                "alias")]),
 ])
 def test_glossary_exact_alias_inflected_and_pointers(run, term, doc, expected):
     args = ["glossary", term, "--json", *(["--doc", doc] if doc else [])]
@@ -139,9 +142,9 @@ def test_glossary_typo_suggests_and_exits_1(run):
 
 
 @pytest.mark.parametrize(("args", "doc", "count", "first"), [
-    ((), "cr-2025-06-06", 244, ("Activate", "action", "701.2")),
-    (("--kind", "ability"), "cr-2025-06-06", 182, ("Deathtouch", "ability", "702.2")),
-    (("--doc", "cr-2009-02-01", "--kind", "action"), "cr-2009-02-01", 9,
+    ((), "cr-2025-06-06-chapter7", 244, ("Activate", "action", "701.2")),
+    (("--kind", "ability"), "cr-2025-06-06-chapter7", 182, ("Deathtouch", "ability", "702.2")),
+    (("--doc", "cr-2009-02-01-flattened", "--kind", "action"), "cr-2009-02-01-flattened", 9,
      ("Attach", "action", "501.2")),
 ])
 def test_keywords(run, args, doc, count, first):

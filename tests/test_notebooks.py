@@ -35,7 +35,7 @@ def corpus_db(tmp_path_factory) -> Path:
     from rulesdb.sources.add import add_files
 
     path = tmp_path_factory.mktemp("corpus") / "rules.db"
-    build(path, SOURCES)
+    build(path, SOURCES, seeds_only=True)
     add_files(path, corpus_files())
     return path
 

@@ -20,7 +20,7 @@ def test_empty_or_binary_input(parser, data: bytes) -> None:
 
 @pytest.mark.parametrize(("parser", "other"), [
     (rulebook_print.parse, "rulebook-1995"),
-    (rulebook_print.parse, "cr-2025-06-06"),
+    (rulebook_print.parse, "cr-2025-06-06-chapter7"),
     (rulebook_web.parse, "rulebook-2005"),
     (rulebook_web.parse, "rulings-1999-04"),
 ])

@@ -12,7 +12,7 @@ import pytest
 
 from rulesdb.site.serve import Reloading
 
-TITLE = "/rules.json?sql=select+title+from+documents+where+id='cr-2025-06-06'&_shape=array"
+TITLE = "/rules.json?sql=select+title+from+documents+where+id='cr-2025-06-06-chapter7'&_shape=array"
 
 
 def _titles(site: Reloading, times: int) -> list[str]:
@@ -34,7 +34,8 @@ def test_a_replaced_database_is_served_at_the_next_request(bundled_db, tmp_path)
     new = tmp_path / ".rules.db.adding"
     shutil.copy(path, new)
     with sqlite3.connect(new) as conn:
-        conn.execute("UPDATE documents SET title = title || ' (new)' WHERE id = 'cr-2025-06-06'")
+        conn.execute("UPDATE documents SET title = title || ' (new)' WHERE id = "
+                     "'cr-2025-06-06-chapter7'")
     conn.close()
     os.replace(new, path)
     after = _titles(site, 3)

@@ -24,7 +24,7 @@ WORDS = st.text(st.sampled_from("abcXY-–'’ .,:;()[]{}\"“”0123\n\t—/+")
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
     path = tmp_path_factory.mktemp("tokens") / "rules.db"
-    build(path, SOURCES)
+    build(path, SOURCES, seeds_only=True)
     return path
 
 
@@ -48,7 +48,7 @@ def test_kept_tokens_read_back_as_tokenized(texts):
 
 def test_kept_tokens_are_used_in_place_of_tokenizing(built, monkeypatch):
     db = sqlite_utils.Database(built)
-    jobs = terms.prepare(db, ["cr-2009-02-01", "cr-2025-06-06"])
+    jobs = terms.prepare(db, ["cr-2009-02-01-flattened", "cr-2025-06-06-chapter7"])
     cold = terms.find_all(jobs)
     docs = [cr_text.parse((SOURCES / "cr-2025-06-06-chapter7.txt").read_bytes())]
     sample = terms.sample(docs, built)
@@ -83,11 +83,11 @@ def test_tokens_of_another_tokenizer_are_not_read_and_are_replaced(built, tmp_pa
     shutil.copyfile(built, path)
     db = sqlite_utils.Database(path)
     texts = [row[0] for row in db.execute("SELECT text FROM rules WHERE text IS NOT NULL "
-                                          "AND document = 'cr-2025-06-06'")]
+                                          "AND document = 'cr-2025-06-06-chapter7'")]
     db.execute("UPDATE token_cache_version SET tokenizer = 'spacy 0.1; format 1'")
     db.conn.commit()
     assert token_cache.read(path, texts) == {}
-    ids = ["cr-2025-06-06"]
+    ids = ["cr-2025-06-06-chapter7"]
     term_rows.finish(db, ids, terms.find_all(terms.prepare(db, ids)))
     db.conn.commit()
     assert db.execute("SELECT tokenizer FROM token_cache_version").fetchall() == [
@@ -102,8 +102,8 @@ def test_the_layer_run_in_this_process_reads_kept_tokens_too(built, tmp_path, mo
     path = tmp_path / "rules.db"
     shutil.copyfile(built, path)
     db = sqlite_utils.Database(path)
-    ids = ["cr-2025-06-06"]
-    before = db.execute("SELECT * FROM term_mentions WHERE document = 'cr-2025-06-06' "
+    ids = ["cr-2025-06-06-chapter7"]
+    before = db.execute("SELECT * FROM term_mentions WHERE document = 'cr-2025-06-06-chapter7' "
                         "ORDER BY rule_id, example_id, start").fetchall()
     asked = []
     real = token_cache.tokenize
@@ -111,6 +111,6 @@ def test_the_layer_run_in_this_process_reads_kept_tokens_too(built, tmp_path, mo
                         or real(texts, lexicon))
     terms.compute(db, ids)
     assert asked == []  # the build kept every text's tokens
-    after = db.execute("SELECT * FROM term_mentions WHERE document = 'cr-2025-06-06' "
+    after = db.execute("SELECT * FROM term_mentions WHERE document = 'cr-2025-06-06-chapter7' "
                        "ORDER BY rule_id, example_id, start").fetchall()
     assert [row[1:] for row in after] == [row[1:] for row in before]  # ids aside

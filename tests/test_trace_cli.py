@@ -45,7 +45,7 @@ def test_trace_json_stores_and_replaces_atomically(db_path, tree):
     assert stored.fetchone()[0] == len(expected)
     engine = conn.execute("SELECT kind, edition, files, skipped FROM engines "
                           "WHERE name = 'fixture'").fetchone()
-    assert engine == ("scanned", "cr-2025-06-06", len(LANGUAGES), 0)
+    assert engine == ("scanned", "cr-2025-06-06-chapter7", len(LANGUAGES), 0)
 
 
 def test_trace_exit_codes(db_path, tmp_path):

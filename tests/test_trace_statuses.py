@@ -28,7 +28,7 @@ def tree(tmp_path_factory):
 def test_recall_precision_misattribution_and_noise_on_the_fixture_tree(db_path, tree):
     root, expected, statuses = tree
     conn = sqlite3.connect(db_path)
-    checker = Checker(conn, "cr-2025-06-06")
+    checker = Checker(conn, "cr-2025-06-06-chapter7")
     result = scan(root, checker.known, workers=1)
     got = {(c.file, c.line, c.number, c.function) for c in result.citations}
     hits = got & expected
@@ -50,7 +50,7 @@ def test_recall_precision_misattribution_and_noise_on_the_fixture_tree(db_path, 
 def test_renumbered_citation_suggests_the_current_number(db_path, tree):
     root, _, _ = tree
     conn = sqlite3.connect(db_path)
-    checker = Checker(conn, "cr-2025-06-06")
+    checker = Checker(conn, "cr-2025-06-06-chapter7")
     result = scan(root / "src" / "java", checker.known, workers=1)
     moved = [checker.check(c) for c in result.citations if c.number == "502.9a"]
     assert [(v.status, v.suggestion) for v in moved] == [("renumbered", "702.19a")]
@@ -63,12 +63,12 @@ def test_renumbered_citation_suggests_the_current_number(db_path, tree):
                                            ("502.2b", "702.7b"), ("502.21", "702.33")])
 def test_renumbering_by_lineage_and_by_heading_agree(db_path, old, new):
     conn = sqlite3.connect(db_path)
-    renumbering = Checker(conn, "cr-2025-06-06").renumbering
+    renumbering = Checker(conn, "cr-2025-06-06-chapter7").renumbering
     assert renumbering.has_lineage
     by_lineage = renumbering.find(old)
     renumbering.has_lineage = False
     by_heading = renumbering.find(old)
-    assert (by_lineage, by_heading) == (Renumbered("cr-2009-02-01", new),) * 2
+    assert (by_lineage, by_heading) == (Renumbered("cr-2009-02-01-flattened", new),) * 2
 
 
 def test_parallel_and_serial_scans_agree(tree):

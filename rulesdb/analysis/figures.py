@@ -28,7 +28,7 @@ STATUS_COLORS = {"ok": "#2e7d32", "renumbered": "#1565c0", "missing": "#c62828",
 
 
 def _year_label(row: Row) -> str:
-    """'cr-2009-02-01\n(partial)', 'rulebook-1995\n(partial)', 'rulings-1999-04'."""
+    """'cr-2009-02-01-flattened\n(partial)', 'rulebook-1995\n(partial)', 'rulings-1999-04'."""
     label = row["label"].replace(" (partial)", "\n(partial)")
     year = row.get("year")
     return label if year is None or str(int(year)) in label else f"{label}\n{int(year)}"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import shutil
 import sqlite3
+import sys
 import textwrap
 from pathlib import Path
 from typing import Any
@@ -30,6 +31,28 @@ db_option = click.option(
     envvar="RULESDB_DB", show_default=True, help="Database file (or set RULESDB_DB).",
 )
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+
+
+class ProgressBar:
+    """A progress bar on standard error, drawn once the number of steps is known."""
+
+    def __init__(self, label: str = "building") -> None:
+        self.label = label
+        self._bar: Any = None
+
+    def step(self, label: str, total: int) -> None:
+        """One step done, of `total`."""
+        if self._bar is None:
+            self._bar = click.progressbar(length=total, label=self.label, file=sys.stderr,
+                                          item_show_func=lambda item: item)
+            self._bar.__enter__()
+        self._bar.update(1, label)
+
+    def close(self) -> None:
+        """Finish the bar (it stays on screen)."""
+        if self._bar is not None:
+            self._bar.__exit__(None, None, None)
+            self._bar = None
 
 
 class NotFound(click.ClickException):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +12,7 @@ from ..lookup import query
 from ..lookup.lookup import rule_view
 from .common import (
     NotFound,
+    ProgressBar,
     db_option,
     default_sources,
     echo_json,
@@ -26,22 +28,30 @@ from .render import format_option, output_format, rule_lines
 @db_option
 @click.option("--sources", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Folder with catalog.toml and the source files [default: data/sources].")
+@click.option("--seeds-only", is_flag=True,
+              help="Only the five bundled documents, not the history of 110 CR releases "
+                   "(seconds instead of half a minute: for quick work).")
 @json_option
-def build(db_path: Path, sources: Path | None, as_json: bool) -> None:
-    """Build the database from the catalogued sources, atomically.
+def build(db_path: Path, sources: Path | None, seeds_only: bool, as_json: bool) -> None:
+    """Build the database from the catalogued sources, atomically: the bundled documents and
+    every Comprehensive Rules release of the history archive (data/history).
 
-    A failed or interrupted build leaves the previous database untouched.
+    A failed or interrupted build leaves the previous database untouched. On a terminal a
+    progress bar shows the steps; `--json` or a pipe keeps it quiet.
 
     Example:
 
         rulesdb build --db /tmp/rules.db
+
+        rulesdb build --seeds-only --db /tmp/small.db
     """
     from ..sources.build import build as run_build
 
     leave_quickly()
+    bar = ProgressBar() if not as_json and sys.stderr.isatty() else None
 
     def show(doc: Any) -> None:
-        if not as_json:
+        if bar is None and not as_json:
             c = doc.counts
             click.echo(f"{doc.id:18} {c.rules:5} rules {c.examples:4} examples "
                        f"{c.glossary:4} glossary {c.citations:5} citations "
@@ -50,7 +60,12 @@ def build(db_path: Path, sources: Path | None, as_json: bool) -> None:
             for warning in doc.warnings:
                 click.echo(f"  warning: {warning}")
 
-    report = run_build(db_path, sources or default_sources(), on_document=show)
+    try:
+        report = run_build(db_path, sources or default_sources(), on_document=show,
+                           seeds_only=seeds_only, on_step=bar.step if bar else None)
+    finally:
+        if bar:
+            bar.close()
     if as_json:
         echo_json({
             "db": str(db_path), "seconds": round(report.seconds, 3),
@@ -61,11 +76,15 @@ def build(db_path: Path, sources: Path | None, as_json: bool) -> None:
             "notes": report.notes,
         })
         return
-    for name, summary in report.layers.items():
-        click.echo(f"{name}: {summary}  ({report.layer_seconds[name] * 1000:.0f} ms)")
+    if bar is None:
+        for name, summary in report.layers.items():
+            click.echo(f"{name}: {summary}  ({report.layer_seconds[name] * 1000:.0f} ms)")
     for note in report.notes:
         click.echo(note)
-    click.echo(f"built {db_path} in {report.seconds:.2f} s")
+    warned = sum(bool(doc.warnings) for doc in report.documents)
+    click.echo(f"built {db_path}: {len(report.documents)} documents in {report.seconds:.1f} s"
+               + (f" ({warned} with warnings: see `--json`)"
+                  if bar and warned else ""))
 
 
 @click.command()
@@ -82,9 +101,14 @@ def docs(db_path: Path, as_json: bool) -> None:
     if as_json:
         echo_json(rows)
         return
+    width = max((len(row["id"]) for row in rows), default=0)
     for row in rows:
-        covers = f" covers {', '.join(row['covers'])}" if row["partial"] else ""
-        click.echo(f"{row['id']:18} {row['kind']:20} {row['rule_count']:5} rules "
+        covers = ""
+        if row["partial"] and "cut off" not in row["title"]:
+            covers = f" covers {', '.join(row['covers'])}"
+        if row.get("superseded_by"):
+            covers += f"; the whole release is {row['superseded_by']}"
+        click.echo(f"{row['id']:{width}} {row['kind']:20} {row['rule_count']:5} rules "
                    f"{row['glossary_count']:4} glossary  {row['title']}{covers}")
 
 

@@ -80,15 +80,20 @@ def search(text: str, doc_id: str | None, limit: int, db_path: Path, fmt: str,
 @click.argument("term")
 @click.option("--doc", "doc_id",
               help="The glossary that applies to this document [default: every glossary].")
+@click.option("--all", "every", is_flag=True,
+              help="Every wording of each entry across the editions, not only the newest "
+                   "(--json always has them all).")
 @db_option
 @format_option
 @json_option
-def glossary(term: str, doc_id: str | None, db_path: Path, fmt: str, as_json: bool) -> None:
+def glossary(term: str, doc_id: str | None, every: bool, db_path: Path, fmt: str,
+             as_json: bool) -> None:
     """Look up a glossary term: by name, alias or inflected form, with suggestions for typos.
 
     "tapped" and "taps" find Tap; "blockers" finds Blocker and the entry it points to,
-    Blocking Creature. A document without a glossary (cr-2025-06-06) uses the glossary
-    its terms are linked to.
+    Blocking Creature. A document without a glossary (cr-2025-06-06-chapter7) uses the
+    glossary its terms are linked to. Without --doc, each entry is shown in its newest
+    wording, with the editions that say the same and a line on its earlier wordings.
 
     Example:
 
@@ -107,7 +112,7 @@ def glossary(term: str, doc_id: str | None, db_path: Path, fmt: str, as_json: bo
         hint = f"; did you mean {', '.join(near)}?" if near else ""
         raise NotFound(f"no glossary term {term!r}{' for ' + doc_id if doc_id else ''}{hint}")
     if fmt != "json":
-        click.echo("\n".join(glossary_lines(result, fmt)).rstrip("\n"))
+        click.echo("\n".join(glossary_lines(result, fmt, every)).rstrip("\n"))
 
 
 @click.command()

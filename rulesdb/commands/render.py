@@ -139,17 +139,43 @@ def search_lines(query: str, hits: list[Row], fmt: str) -> list[str]:
     return lines
 
 
-def glossary_lines(result: Row, fmt: str) -> list[str]:
-    """Glossary entries with how each matched the query."""
+def _oldest(docs: list[str]) -> str:
+    """The oldest of document ids: CR ids sort by their date; another kind comes last."""
+    return min(docs, key=lambda doc: (not doc.startswith("cr-"), doc))
+
+
+def also_in(hit: Row) -> str:
+    """"; the same in 47 more editions, cr-2003-03-15 … cr-2025-11-14" for a folded hit."""
+    others = hit.get("also_in") or []
+    if not others:
+        return ""
+    if len(others) == 1:
+        return f"; the same in {others[0]}"
+    return f"; the same in {len(others)} more editions, {others[-1]} … {others[0]}"
+
+
+def glossary_lines(result: Row, fmt: str, every: bool = False) -> list[str]:
+    """Glossary entries with how each matched the query: the newest wording of each term
+    with a line on its earlier ones, or (`every`) each wording."""
     md = fmt == "markdown"
-    lines = []
+    groups: dict[tuple[str, str], list[Row]] = {}
     for match in result["matches"]:
+        key = (match["term"].lower(), match["matched"])
+        groups.setdefault(key if not every else (key, len(groups)), []).append(match)
+    lines = []
+    for match, *older in groups.values():
         head = f"{match['term']}{' (obsolete)' if match['obsolete'] else ''}"
         note = f"{match['document']}" + (
-            f", {match['matched']}" if match["matched"] != "exact" else "")
+            f", {match['matched']}" if match["matched"] != "exact" else "") + also_in(match)
         lines.append(f"**{head}** ({note})" if md else click.style(head, bold=True)
                      + f" ({note})")
         lines.append(match["definition"] if md else wrap(match["definition"] or "", "  "))
+        if older:
+            docs = [doc for hit in older for doc in (hit["document"], *hit.get("also_in", []))]
+            lines.append(f"{'' if md else '  '}earlier: {len(older)} other wording"
+                         f"{'s' if len(older) > 1 else ''} in {len(docs)} document"
+                         f"{'s' if len(docs) > 1 else ''}, back to {_oldest(docs)} "
+                         "(--all shows each)")
         if md:
             lines.append("")
     return lines

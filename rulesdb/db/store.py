@@ -257,3 +257,13 @@ def _save_glossary_glyphs(db: sqlite_utils.Database, doc_id: str, doc: Document,
 def _with_examples(definition: str, examples: tuple) -> str:
     return "\n".join([definition, *(example.reconstruct() for example in examples)])
 
+
+
+def mark_superseded(db: sqlite_utils.Database) -> None:
+    """Point each partial CR document at the whole release of the same date, if any."""
+    db.execute(
+        "UPDATE documents SET superseded_by = (SELECT whole.id FROM documents AS whole "
+        "WHERE whole.kind = documents.kind AND whole.partial = 0 AND whole.id != documents.id "
+        "AND whole.effective_date = documents.effective_date ORDER BY whole.id LIMIT 1) "
+        "WHERE kind = 'comprehensive_rules'"
+    )

@@ -118,7 +118,10 @@ def finish(db: sqlite_utils.Database, doc_ids: list[str],
             else:
                 insert_tuples(db, "term_mentions", COLUMNS, found[doc_id][1])
             total += last - first + 1
-            linked.append(f"{doc_id}→{source}")
+            linked.append((doc_id, source))
+            db.execute("INSERT OR IGNORE INTO term_forms (form, term) SELECT DISTINCT "
+                       "lower(m.text), lower(g.term) FROM term_mentions m JOIN glossary g "
+                       "ON g.id = m.glossary_id WHERE m.document = ?", [doc_id])
         token_cache.make_current(db)
         if spooled:
             db.execute(f"{token_cache.INSERT} SELECT digest, length, bounds FROM spool.kept")
@@ -129,4 +132,7 @@ def finish(db: sqlite_utils.Database, doc_ids: list[str],
         if spooled:
             db.conn.commit()
             db.execute("DETACH DATABASE spool")
-    return f"{total} term mentions ({', '.join(linked)})"
+    own = sum(doc_id == source for doc_id, source in linked)
+    others = ", ".join(f"{doc_id}→{source}" for doc_id, source in linked if doc_id != source)
+    return (f"{total} term mentions in {len(linked)} documents ({own} with their own glossary"
+            + (f"; {others}" if others else "") + ")")

@@ -1,12 +1,12 @@
 """Terms layer: glossary terms linked to where rule and example texts use them (spaCy).
 
 Which glossary a document is linked to:
-- a document with a glossary of its own uses it (cr-2009-02-01, rulebook-2005);
+- a document with a glossary of its own uses it (cr-2009-02-01-flattened, rulebook-2005);
 - otherwise (no glossary, or one its copy stops inside) the glossary of the document of the
   same family nearest in date: the Comprehensive Rules and the rulings summary (a CR-era
   judges' text) use CR glossaries, rulebooks use rulebook glossaries; on equal distance the
-  older glossary wins. So the bundled cr-2025-06-06 and rulings-1999-04 link to
-  cr-2009-02-01, rulebook-1995 to rulebook-2005. A document with no glossary in its family
+  older glossary wins. So the bundled cr-2025-06-06-chapter7 and rulings-1999-04 link to
+  cr-2009-02-01-flattened, rulebook-1995 to rulebook-2005. A document with no glossary in its family
   gets no mentions.
 
 What counts as a mention:

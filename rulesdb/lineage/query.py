@@ -105,10 +105,11 @@ def find_concept_rule(conn: sqlite3.Connection, name: str, doc_id: str | None) -
     for sql in (
         "SELECT rules.* FROM keywords JOIN rules ON rules.id = keywords.rule_id "
         "JOIN documents d ON d.id = rules.document WHERE keywords.keyword = ? COLLATE NOCASE "
-        f"AND keywords.kind != 'ability_word'{where} ORDER BY d.effective_date DESC LIMIT 1",
+        f"AND keywords.kind != 'ability_word'{where} ORDER BY d.effective_date DESC, d.partial "
+        f"LIMIT 1",
         "SELECT rules.* FROM rules JOIN documents d ON d.id = rules.document "
         f"WHERE rules.title = ? COLLATE NOCASE{where} "
-        "ORDER BY d.kind != 'comprehensive_rules', d.effective_date DESC LIMIT 1",
+        "ORDER BY d.kind != 'comprehensive_rules', d.effective_date DESC, d.partial LIMIT 1",
     ):
         row = conn.execute(sql, params).fetchone()
         if row:
@@ -151,17 +152,18 @@ def _versions(conn: sqlite3.Connection, members: list[int]) -> list[Row]:
         f"SELECT rules.id, rules.document, rules.number, rules.title, rules.text, "
         f"d.effective_date FROM rules JOIN documents d ON d.id = rules.document "
         f"WHERE rules.id IN ({marks}) ORDER BY d.effective_date, d.id", members)]
+    changes = dict(((old, new), change) for old, new, change in conn.execute(
+        f"SELECT old_rule_id, new_rule_id, change FROM alignments WHERE new_rule_id IN ({marks})",
+        members))
+    texts = _full_texts(conn, rows)
     entries = []
     previous: int | None = None
     for row in rows:
         change = "first"
         if previous is not None:
-            found = conn.execute(
-                "SELECT change FROM alignments WHERE old_rule_id = ? AND new_rule_id = ?",
-                [previous, row["id"]]).fetchone()
-            change = found[0] if found else "aligned"
+            change = changes.get((previous, row["id"]), "aligned")
         entries.append({"doc": row["document"], "number": row["number"],
-                        "text": _full_text(conn, row), "change": change,
+                        "text": texts[row["id"]], "change": change,
                         "_date": row["effective_date"], "_rank": 1})
         previous = row["id"]
     return entries
@@ -174,14 +176,20 @@ def _concepts(conn: sqlite3.Connection, members: list[int]) -> list[Row]:
         "d.effective_date FROM concept_links c JOIN documents d ON d.id = c.source_doc "
         f"WHERE c.target_rule_id IN ({marks}) "
         "GROUP BY c.source_doc, c.source_rule_id, c.source_glossary_id", members).fetchall()
+    rule_ids = [row[1] for row in rows if row[1] is not None]
+    rules = {row["id"]: dict(row) for row in conn.execute(
+        f"SELECT * FROM rules WHERE id IN ({','.join('?' * len(rule_ids))})", rule_ids)}
+    texts = _full_texts(conn, list(rules.values()))
+    glossary_ids = [row[2] for row in rows if row[1] is None]
+    glossary = {row[0]: (row[1], row[2]) for row in conn.execute(
+        f"SELECT id, term, definition FROM glossary WHERE id IN "
+        f"({','.join('?' * len(glossary_ids))})", glossary_ids)}
     entries = []
     for doc, rule_id, glossary_id, score, method, date in rows:
         if rule_id is not None:
-            rule = dict(conn.execute("SELECT * FROM rules WHERE id = ?", [rule_id]).fetchone())
-            number, text = rule["number"], _full_text(conn, rule)
+            number, text = rules[rule_id]["number"], texts[rule_id]
         else:
-            term, text = conn.execute("SELECT term, definition FROM glossary WHERE id = ?",
-                                      [glossary_id]).fetchone()
+            term, text = glossary[glossary_id]
             number = f"glossary: {term}"
         entries.append({"doc": doc, "number": number, "text": text, "change": "concept",
                         "score": round(score, 3), "method": method,
@@ -189,15 +197,21 @@ def _concepts(conn: sqlite3.Connection, members: list[int]) -> list[Row]:
     return entries
 
 
-def _full_text(conn: sqlite3.Connection, rule: Row) -> str:
-    """A heading's text with its subtree ("Banding" alone says little); else the text."""
-    if not rule.get("title"):
-        return rule["text"]
-    lines = [rule["text"]]
-    lines.extend(f"{number} {text}" for number, text in conn.execute(
-        "WITH RECURSIVE tree(id) AS (SELECT id FROM rules WHERE parent_id = ? UNION ALL "
-        "SELECT rules.id FROM rules JOIN tree ON rules.parent_id = tree.id) "
-        "SELECT number, text FROM rules JOIN tree USING (id) WHERE text != '' "
-        "ORDER BY position", [rule["id"]]))
-    return "\n".join(lines)
-
+def _full_texts(conn: sqlite3.Connection, rules: list[Row]) -> dict[int, str]:
+    """By rule id: a heading's text with its subtree ("Banding" alone says little); else the
+    text. One query for every heading's subtree."""
+    result = {rule["id"]: rule["text"] for rule in rules}
+    headings = [rule["id"] for rule in rules if rule.get("title")]
+    if not headings:
+        return result
+    lines: dict[int, list[str]] = {rule_id: [result[rule_id]] for rule_id in headings}
+    for root, number, text in conn.execute(
+        "WITH RECURSIVE tree(root, id) AS (SELECT parent_id, id FROM rule_rows "
+        f"WHERE parent_id IN ({','.join('?' * len(headings))}) UNION ALL "
+        "SELECT tree.root, r.id FROM rule_rows r JOIN tree ON r.parent_id = tree.id) "
+        "SELECT tree.root, r.number, t.text FROM tree JOIN rule_rows r ON r.id = tree.id "
+        "JOIN texts t ON t.id = r.text_id WHERE t.text != '' ORDER BY tree.root, r.position",
+        headings):
+        lines[root].append(f"{number} {text}")
+    result.update((rule_id, "\n".join(parts)) for rule_id, parts in lines.items())
+    return result

@@ -99,14 +99,27 @@ def glossary_documents(conn: sqlite3.Connection, doc_id: str) -> list[str]:
         "WHERE m.document = ?", [doc_id])]
 
 
-def _entries(conn: sqlite3.Connection, docs: list[str] | None) -> list[Row]:
+def _entries(conn: sqlite3.Connection, docs: list[str] | None,
+             names: set[str] | None = None) -> list[Row]:
+    """Glossary entries of `docs` (default all), newest first; only those whose term or an
+    alias is one of `names` (lower case) when given."""
     sql = ("SELECT g.id, g.document, g.term, g.aliases, g.definition, g.obsolete, g.see "
            "FROM glossary g JOIN documents d ON d.id = g.document")
+    where: list[str] = []
     params: list[Any] = []
     if docs is not None:
-        sql += f" WHERE g.document IN ({','.join('?' * len(docs))})"
-        params = docs
-    rows = conn.execute(sql + " ORDER BY d.effective_date DESC, g.position", params).fetchall()
+        where.append(f"g.document IN ({','.join('?' * len(docs))})")
+        params.extend(docs)
+    if names is not None:
+        listed = sorted(names)
+        where.append("(trim(lower(g.term), '\"') IN (" + ",".join("?" * len(listed)) + ") OR "
+                     + " OR ".join(["lower(g.aliases) LIKE ?"] * len(listed)) + ")")
+        params.extend(listed)
+        params.extend(f'%"{json.dumps(name)[1:-1]}"%' for name in listed)
+    if where:
+        sql += " WHERE " + " AND ".join(where)
+    rows = conn.execute(sql + " ORDER BY d.effective_date DESC, d.partial, g.position",
+                        params).fetchall()
     entries = [dict(row) for row in rows]
     for entry in entries:
         entry["aliases"] = json.loads(entry["aliases"] or "[]")
@@ -119,7 +132,6 @@ def glossary(conn: sqlite3.Connection, term: str, doc_id: str | None = None) -> 
     """Entries for `term`: exact, alias, or inflected form; pointer entries ("Blocker: See
     Blocking creature") followed; else suggestions. {"matches": [...], "suggestions": [...]}."""
     docs = glossary_documents(conn, doc_id) if doc_id else None
-    entries = _entries(conn, docs)
     wanted = " ".join(term.lower().replace("’", "'").split()).strip('"')
     forms = {wanted: "exact"}
     for end, add in SUFFIXES:
@@ -128,34 +140,66 @@ def glossary(conn: sqlite3.Connection, term: str, doc_id: str | None = None) -> 
             forms.setdefault(cut, "inflected")
             if not add and cut[-1] == cut[-2]:
                 forms.setdefault(cut[:-1], "inflected")  # "tapped" → "tap"
-    used = {row[0] for row in conn.execute(
-        "SELECT DISTINCT glossary_id FROM term_mentions WHERE lower(text) = ?", [wanted])}
+    used = _linked_terms(conn, wanted)
+    entries = _entries(conn, docs, {*forms, *used})
     matches: list[Row] = []
+    matched: set[int] = set()
     for rank, how in enumerate(("exact", "alias", "inflected")):
         for entry in entries:
-            if any(m["id"] == entry["id"] for m in matches):
+            if entry["id"] in matched:
                 continue
             if how == "exact" and entry["term"].lower() == wanted:
                 matches.append(_match(entry, "exact", rank))
             elif how == "alias" and wanted in entry["names"][1:]:
                 matches.append(_match(entry, "alias", rank))
-            elif how == "inflected" and (entry["id"] in used or any(
+            elif how == "inflected" and (entry["term"].lower() in used or any(
                     forms.get(name) == "inflected" for name in entry["names"])):
                 matches.append(_match(entry, "inflected form", rank))
-    by_term = {(e["document"], e["term"].lower()): e for e in entries}
+            else:
+                continue
+            matched.add(entry["id"])
+    pointed = {target.lower() for match in matches if re.match(r"See\s", match["definition"] or "")
+               for target in match["see"]}
+    by_term = {(e["document"], e["term"].lower()): e
+               for e in (_entries(conn, docs, pointed) if pointed else [])}
     for match in list(matches):
         if re.match(r"See\s", match["definition"] or "") and match["see"]:
             for target in match["see"]:
                 entry = by_term.get((match["document"], target.lower()))
-                if entry and all(m["id"] != entry["id"] for m in matches):
+                if entry and entry["id"] not in matched:
                     matches.append(_match(entry, f"see {match['term']}", match["rank"]))
+                    matched.add(entry["id"])
     # within a rank, an entry headed by the word itself before one that only lists it
     # ("Tap" before "{T} Tap")
     matches.sort(key=lambda m: (m["rank"], not forms.get(m["term"].lower().strip('"'))))
     for match in matches:
         del match["rank"]
-    suggestions = [] if matches else _suggest(wanted, entries)
-    return {"query": term, "matches": matches, "suggestions": suggestions}
+    suggestions = [] if matches else _suggest(wanted, _entries(conn, docs))
+    return {"query": term, "matches": fold_editions(matches), "suggestions": suggestions}
+
+
+def fold_editions(matches: list[Row]) -> list[Row]:
+    """Entries that say the same in several editions as one, the newest, with the other
+    editions in `also_in` (newest first)."""
+    groups: dict[tuple, Row] = {}
+    for match in matches:
+        key = (match["term"], match["definition"], match["matched"], match["obsolete"])
+        if key in groups:
+            groups[key]["also_in"].append(match["document"])
+        else:
+            groups[key] = {**match, "also_in": []}
+    return list(groups.values())
+
+
+def _linked_terms(conn: sqlite3.Connection, form: str) -> set[str]:
+    """The glossary terms (lower case) the terms layer linked `form` to in some text."""
+    try:
+        return {row[0] for row in conn.execute(
+            "SELECT term FROM term_forms WHERE form = ?", [form])}
+    except sqlite3.OperationalError:  # a database built before term_forms existed
+        return {row[0].lower() for row in conn.execute(
+            "SELECT DISTINCT g.term FROM term_mentions m JOIN glossary g "
+            "ON g.id = m.glossary_id WHERE lower(m.text) = ?", [form])}
 
 
 def _match(entry: Row, how: str, rank: int) -> Row:
@@ -183,7 +227,8 @@ def keywords(conn: sqlite3.Connection, doc_id: str | None = None,
         row = conn.execute(
             "SELECT k.document FROM keywords k JOIN documents d ON d.id = k.document "
             + ("WHERE k.kind = ? " if kind else "")
-            + "ORDER BY d.effective_date DESC LIMIT 1", [kind] if kind else []).fetchone()
+            + "ORDER BY d.effective_date DESC, d.partial LIMIT 1",
+            [kind] if kind else []).fetchone()
         doc_id = row[0] if row else None
     sql = ("SELECT k.keyword, k.kind, k.number, k.rule_id, "
            "(SELECT c.text FROM rules c WHERE c.parent_id = k.rule_id ORDER BY c.position "
@@ -209,7 +254,10 @@ def references_from(conn: sqlite3.Connection, rule_ids: list[int]) -> dict[int, 
         "FROM [references] f LEFT JOIN examples e ON e.id = f.example_id "
         "LEFT JOIN rules t ON t.id = f.target_rule_id "
         "LEFT JOIN glossary g ON g.id = f.target_glossary_id "
-        f"WHERE f.rule_id IN ({marks}) OR e.rule_id IN ({marks}) ORDER BY f.id",
+        # two indexed lookups: an OR over the two joined tables would read every reference
+        f"WHERE f.id IN (SELECT id FROM [references] WHERE rule_id IN ({marks}) UNION ALL "
+        "SELECT x.id FROM examples ex JOIN [references] x ON x.example_id = ex.id "
+        f"WHERE ex.rule_id IN ({marks})) ORDER BY f.id",
         [*rule_ids, *rule_ids],
     ):
         result[row["owner"]].append(_reference(row, "target"))

@@ -26,7 +26,7 @@ def documents(conn: sqlite3.Connection) -> list[Row]:
     """Every document with its counts, oldest first."""
     rows = conn.execute(
         "SELECT id, kind, title, effective_date, partial, covers, rule_count, example_count, "
-        "glossary_count FROM documents ORDER BY effective_date, id"
+        "glossary_count, superseded_by FROM documents ORDER BY effective_date, id"
     ).fetchall()
     return [_document(row) for row in rows]
 
@@ -55,7 +55,7 @@ def find_rule(conn: sqlite3.Connection, number: str, doc_id: str | None = None) 
     if doc_id:
         sql += " AND rules.document = ?"
         params.append(doc_id)
-    sql += " ORDER BY documents.effective_date DESC LIMIT 1"
+    sql += " ORDER BY documents.effective_date DESC, documents.partial LIMIT 1"
     row = conn.execute(sql, params).fetchone()
     return dict(row) if row else None
 

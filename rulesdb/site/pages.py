@@ -233,6 +233,7 @@ def samples(conn: sqlite3.Connection) -> list[Row]:
                         ("paragraph", "a rulebook paragraph")):
         hit = rows(conn, "SELECT r.document, r.number FROM rules r JOIN documents d "
                          "ON d.id = r.document WHERE r.kind = ? ORDER BY d.effective_date DESC, "
+                         "d.partial, "
                          "r.position LIMIT 1", [kind])
         if hit:
             url = rule_url(hit[0]["document"], hit[0]["number"])
@@ -241,7 +242,8 @@ def samples(conn: sqlite3.Connection) -> list[Row]:
             if kind == "rule":
                 found.append({"label": "its history across editions", "url": url + "/history"})
     entry = rows(conn, "SELECT g.document, g.term FROM glossary g JOIN documents d "
-                       "ON d.id = g.document ORDER BY d.effective_date DESC, g.position LIMIT 1")
+                       "ON d.id = g.document ORDER BY d.effective_date DESC, d.partial, "
+                       "g.position LIMIT 1")
     if entry:
         found.append({"label": f"a glossary entry: {entry[0]['document']} {entry[0]['term']}",
                       "url": glossary_url(entry[0]["document"], entry[0]["term"])})

@@ -10,7 +10,8 @@ URL scheme (stable; documented in README.md):
     /{doc}/glossary                     the glossary of a document
     /{doc}/glossary/{term-slug}         a glossary entry
     /diff, /diff/{old}/{new}            changes between two documents
-Document ids always hold a year (cr-2025-06-06, rulings-1999-04, rulebook-2005), so these
+Document ids always hold a year (cr-2025-06-06, rulings-1999-04, rulebook-2005,
+cr-2025-06-06-chapter7), so these
 routes never shadow Datasette's own /{database} pages.
 
 The routes are registered only when the metadata configures the plugin
@@ -31,7 +32,7 @@ from . import diffs, pages
 from .render import highlight, slug
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
-DOC_ID = r"[a-z]+(?:-[a-z]+)*-\d{4}(?:-\d{2}){0,2}"
+DOC_ID = r"[a-z]+(?:-[a-z]+)*-\d{4}(?:-\d{2}){0,2}(?:-[a-z][a-z0-9]*)?"
 DOC = rf"(?P<doc>{DOC_ID})"
 ROBOTS_BLOCKED = "User-agent: *\nDisallow: /\n"
 

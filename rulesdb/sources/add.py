@@ -24,7 +24,7 @@ import sqlite_utils
 from ..db.batch import collector_paused, open_working_copy
 from ..db.fts import index_fts
 from ..db.schema import OutdatedSchema, ensure_schema
-from ..db.store import StoredCounts
+from ..db.store import StoredCounts, mark_superseded
 from ..db.writelock import writing
 from ..errors import InputError
 from ..ingest.model import Document
@@ -149,6 +149,7 @@ def _add(db_path: Path, sources: list[Source], options: AddOptions,
             except OutdatedSchema as exc:
                 raise InputError(f"{db_path}: {exc}") from None
             new_ids = _store_all(db, parsed, options, report, step, on_added)
+            mark_superseded(db)
             # the layers read the stored rows: the parsed documents, most of an add's memory
             # (390 MB for a history of 90 editions), are no longer needed
             parsed.clear()

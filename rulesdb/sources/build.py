@@ -13,7 +13,7 @@ from pathlib import Path
 from ..db.batch import collector_paused, open_working_copy
 from ..db.fts import ensure_fts
 from ..db.schema import ensure_schema
-from ..db.store import CatalogEntry, StoredCounts, save_document
+from ..db.store import CatalogEntry, StoredCounts, mark_superseded, save_document
 from ..db.writelock import writing
 from ..errors import InputError, position
 from ..ingest.decode import decode
@@ -22,7 +22,8 @@ from ..layers import LAYERS
 from ..layers.run import Background, feed_parsed, run_layers, warm_up
 from ..trace.run import scanned_engines, trace_tree
 from .catalog import load_catalog, read_verified
-from .release import Source, parse_release, previous_sources, store_release
+from .history import load_archives, read_archive
+from .release import Source, edition_id, parse_release, previous_sources, store_release
 
 PARSERS = ("cr_text", "cr_flat", "rulings", "rulebook_print", "rulebook_web")
 
@@ -36,6 +37,7 @@ class DocumentReport:
     seconds: float
     warnings: tuple[str, ...] = ()
     added_from: str | None = None  # the source file of a document `rulesdb add` put there
+    from_archive: str | None = None  # ARCHIVE:MEMBER of a release read from a catalogued archive
 
 
 @dataclass
@@ -71,13 +73,20 @@ def build(
     sources_dir: Path,
     catalog_path: Path | None = None,
     on_document: Callable[[DocumentReport], None] | None = None,
+    seeds_only: bool = False,
+    on_step: Callable[[str, int], None] | None = None,
 ) -> BuildReport:
-    """Build `db_path` from the catalogue in `sources_dir`; the old file survives any failure."""
+    """Build `db_path` from the catalogue in `sources_dir`: its documents and, unless
+    `seeds_only`, the releases of its archives; the old file survives any failure.
+
+    `on_step(label, total)` is called after each step (for a progress bar of `total` steps).
+    """
     with collector_paused():
         workers = warm_up()  # the terms layer's worker imports spaCy while sources are parsed
         try:
             with writing(db_path):  # it keeps what was added: no add may run meanwhile
-                return _build(db_path, sources_dir, catalog_path, on_document, workers)
+                return _build(db_path, sources_dir, catalog_path, on_document, workers,
+                              seeds_only, on_step or (lambda label, total: None))
         finally:
             for worker in workers.values():
                 worker.cancel()
@@ -85,20 +94,30 @@ def build(
 
 def _build(db_path: Path, sources_dir: Path, catalog_path: Path | None,
            on_document: Callable[[DocumentReport], None] | None,
-           workers: dict[str, Background]) -> BuildReport:
+           workers: dict[str, Background], seeds_only: bool,
+           on_step: Callable[[str, int], None]) -> BuildReport:
     started = time.perf_counter()
-    entries = load_catalog(catalog_path or sources_dir / "catalog.toml")
+    catalog = catalog_path or sources_dir / "catalog.toml"
+    entries = load_catalog(catalog)
+    sources = [] if seeds_only else [source for archive in load_archives(catalog)
+                                     for source in read_archive(archive, catalog.parent)]
+    kept, report = _previously_added(db_path), BuildReport()
+    total = 2 * (len(entries) + len(sources) + len(kept)) + len(LAYERS) + 2
     parsed = []
     for entry in entries:
         t0 = time.perf_counter()
         data = read_verified(entry, sources_dir)
         doc = parse_source(entry, data, sources_dir / entry.file)
         parsed.append((entry, doc, time.perf_counter() - t0))
-    kept, report = _previously_added(db_path), BuildReport()
+        on_step(f"parsed {entry.id}", total)
+    kept_ids = {doc_id for doc_id, *_ in kept}
+    history = [item for item in _parse_history(sources, {e.id for e in entries}, catalog,
+                                               lambda label: on_step(label, total))
+               if item[0] not in kept_ids]  # an edition added by hand replaces its release
     # the worker tokenizes while the documents are stored, reading the tokens the old
     # database kept of them
-    feed_parsed(workers, [doc for _, doc, _ in parsed] + [doc for _, _, doc, _ in kept],
-                db_path)
+    feed_parsed(workers, [doc for _, doc, _ in parsed] + [doc for _, _, doc, _ in history]
+                + [doc for _, _, doc, _ in kept], db_path)
     engines = scanned_engines(db_path)
     db_path.parent.mkdir(parents=True, exist_ok=True)
     temp_path = db_path.with_name(f".{db_path.name}.building-{os.getpid()}")
@@ -114,7 +133,18 @@ def _build(db_path: Path, sources_dir: Path, catalog_path: Path | None,
             report.documents.append(doc_report)
             if on_document:
                 on_document(doc_report)
+            on_step(f"stored {entry.id}", total)
         doc_ids = [entry.id for entry in entries]
+        for doc_id, source, doc, parse_seconds in history:
+            t0 = time.perf_counter()
+            counts = store_release(db, doc_id, source, doc, keep_source=False)
+            doc_report = DocumentReport(doc_id, counts, parse_seconds + time.perf_counter() - t0,
+                                        doc.warnings, from_archive=source.origin)
+            report.documents.append(doc_report)
+            if on_document:
+                on_document(doc_report)
+            on_step(f"stored {doc_id}", total)
+            doc_ids.append(doc_id)
         for doc_id, source, doc, parse_seconds in kept:
             t0 = time.perf_counter()
             counts = store_release(db, doc_id, source, doc)
@@ -123,13 +153,17 @@ def _build(db_path: Path, sources_dir: Path, catalog_path: Path | None,
             report.documents.append(doc_report)
             if on_document:
                 on_document(doc_report)
+            on_step(f"stored {doc_id}", total)
             doc_ids = [*(i for i in doc_ids if i != doc_id), doc_id]
-        times = run_layers(db, doc_ids, workers=workers, layers=LAYERS)
+        mark_superseded(db)
+        times = run_layers(db, doc_ids, lambda label: on_step(label, total), workers=workers,
+                           layers=LAYERS)
         report.layers.update(times.summaries)
         report.layer_seconds.update(times.seconds)
         db.conn.commit()
         report.notes.extend(retrace(db.conn, engines))
         ensure_fts(db)
+        on_step("full-text search", total)
         db.execute("ANALYZE")
         db.conn.commit()
         db.close()
@@ -160,6 +194,25 @@ def retrace(conn: sqlite3.Connection, engines: list[dict]) -> list[str]:
         notes.append(f"engine {traced.engine} kept: traced {path} again against "
                      f"{traced.edition} ({len(traced.items)} citations)")
     return notes
+
+
+def _parse_history(sources: list[Source], taken: set[str], catalog: Path,
+                   step: Callable[[str], None]) -> list[tuple[str, Source, Document, float]]:
+    """(id, source, document, seconds) of each archived release, parsed as `rulesdb add`
+    parses it; InputError for a release that does not parse or whose id is taken."""
+    result: list[tuple[str, Source, Document, float]] = []
+    seen: dict[str, str] = {}
+    for source in sources:
+        t0 = time.perf_counter()
+        doc = parse_release(source)
+        doc_id = edition_id(doc, source)
+        if doc_id in taken or doc_id in seen:
+            first = seen.get(doc_id, f"{catalog.name}'s [[document]] {doc_id}")
+            raise InputError(f"{source.origin}: its edition {doc_id} is already given by {first}")
+        seen[doc_id] = source.origin
+        result.append((doc_id, source, doc, time.perf_counter() - t0))
+        step(f"parsed {source.name}")
+    return result
 
 
 def _previously_added(db_path: Path) -> list[tuple[str, Source, Document, float]]:

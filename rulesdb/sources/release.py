@@ -167,9 +167,10 @@ def _same_content(stored: str, doc: Document) -> bool:
 
 
 def store_release(db: sqlite_utils.Database, doc_id: str, source: Source,
-                  doc: Document) -> StoredCounts:
-    """Store a parsed release under `doc_id` with its documents row and its source bytes
-    (a stored copy of the edition is replaced)."""
+                  doc: Document, keep_source: bool = True) -> StoredCounts:
+    """Store a parsed release under `doc_id` with its documents row and, with `keep_source`
+    (a release added by hand, which a rebuild must add again), its source bytes (a stored
+    copy of the edition is replaced)."""
     effective = doc_id.removeprefix("cr-")
     partial = is_partial(doc)
     day = date.fromisoformat(effective)
@@ -183,10 +184,13 @@ def store_release(db: sqlite_utils.Database, doc_id: str, source: Source,
         id=doc_id, kind=doc.meta.kind, title=title, file=source.name,
         sha256=hashlib.sha256(source.data).hexdigest(), parser="cr_text", effective_date=effective,
         partial=partial, covers=doc.meta.covers, license=LICENSE,
-        source=f"Wizards of the Coast, Comprehensive Rules ({printed}); added from {source.origin}",
+        source=f"Wizards of the Coast, Comprehensive Rules ({printed}); "
+               f"{'added from' if keep_source else 'from'} {source.origin}",
     )
     counts = save_document(db, entry, doc)
     db["documents"].update(doc_id, {"file_date": file_date(source.name)})
+    if not keep_source:
+        return counts
     db["document_sources"].insert({
         "document": doc_id, "name": source.name, "origin": source.origin,
         "sha256": entry.sha256, "size": len(source.data), "data": zlib.compress(source.data, 1),

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..db.batch import collector_paused, open_working_copy
-from ..db.store import delete_document
+from ..db.store import delete_document, mark_superseded
 from ..db.writelock import writing
 from ..errors import InputError
 from ..layers import LAYERS
@@ -66,6 +66,7 @@ def _remove(db_path: Path, doc_ids: list[str]) -> RemoveReport:
         try:
             for doc_id in doc_ids:
                 delete_document(db, doc_id)
+            mark_superseded(db)
             times = run_layers(db, [], layers=LAYERS)
             db.conn.commit()
             notes = retrace(db.conn, engines)
@@ -94,5 +95,6 @@ def _check(db_path: Path, doc_ids: list[str]) -> None:
         raise NoSuchEdition(f"{', '.join(missing)}: not in {db_path}")
     bundled = [doc_id for doc_id in doc_ids if doc_id not in added]
     if bundled:
-        raise InputError(f"{', '.join(bundled)}: bundled with rulesdb (data/sources), not "
+        raise InputError(f"{', '.join(bundled)}: bundled with rulesdb (data/sources or its "
+                         "history archive), not "
                          "added: `rulesdb build` brings it back, so it is not removed")

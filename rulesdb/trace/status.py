@@ -22,7 +22,7 @@ from .renumber import Renumbering
 if TYPE_CHECKING:  # the scanner (and its lexers) is not needed to check citations
     from .scan import Citation
 
-BUNDLED = "cr-2025-06-06"
+BUNDLED = "cr-2025-06-06-chapter7"
 # Keyword names that are everyday programming words: never evidence of a concept.
 GENERIC = {"absorb", "assist", "backup", "craft", "echo", "escape", "flash", "gift", "plot",
            "recover", "shadow", "solved", "storm", "training", "visit", "partner", "companion",

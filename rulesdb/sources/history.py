@@ -1,0 +1,106 @@
+"""The history archive: every surviving Comprehensive Rules release, shipped compressed in
+`data/history/` and catalogued as an `[[archive]]` of `data/sources/catalog.toml`.
+
+The archive's sha256 and its checksum list's are pinned in the catalogue; each member is
+checked against the list, and a member missing from either side is an error. Members are
+read straight from the archive, never unpacked to disk.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import lzma
+import tarfile
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import InputError
+from .release import Source
+
+
+@dataclass(frozen=True)
+class Archive:
+    """One catalogued archive of releases (paths relative to the catalogue's folder)."""
+
+    file: str
+    sha256: str
+    sums: str
+    sums_sha256: str
+    title: str = ""
+
+
+def load_archives(path: Path) -> list[Archive]:
+    """The `[[archive]]` entries of a catalogue file; InputError when one is malformed."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (FileNotFoundError, tomllib.TOMLDecodeError):
+        return []  # load_catalog reports these
+    archives = []
+    for index, raw in enumerate(data.get("archive", []), start=1):
+        missing = [key for key in ("file", "sha256", "sums", "sums_sha256") if not raw.get(key)]
+        if missing:
+            raise InputError(f"{path}: archive #{index} lacks {', '.join(missing)}")
+        archives.append(Archive(raw["file"], raw["sha256"].lower(), raw["sums"],
+                                raw["sums_sha256"].lower(), raw.get("title", "")))
+    return archives
+
+
+def _verified(path: Path, expected: str, what: str) -> bytes:
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise InputError(f"{path}: {what}: cannot read: {exc.strerror}") from None
+    digest = hashlib.sha256(data).hexdigest()
+    if digest != expected:
+        raise InputError(f"{path}: {what}: sha256 mismatch (catalogue {expected[:12]}…, "
+                         f"file {digest[:12]}…)")
+    return data
+
+
+def parse_sums(text: str, path: Path) -> dict[str, str]:
+    """File name → sha256 of a `sha256sum` listing; InputError naming a malformed line."""
+    sums: dict[str, str] = {}
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        digest, _, name = line.partition("  ")
+        if len(digest) != 64 or not name:
+            raise InputError(f"{path}: line {number}: expected 'SHA256  FILE', got {line!r}")
+        sums[name.lstrip("*")] = digest.lower()
+    return sums
+
+
+def read_archive(archive: Archive, sources_dir: Path) -> list[Source]:
+    """The releases of `archive`, by file name, each checked against the checksum list."""
+    path = (sources_dir / archive.file).resolve()
+    sums_path = (sources_dir / archive.sums).resolve()
+    data = _verified(path, archive.sha256, "archive")
+    sums = parse_sums(_verified(sums_path, archive.sums_sha256, "checksums")
+                      .decode("utf-8"), sums_path)
+    sources = []
+    try:
+        with tarfile.open(fileobj=io.BytesIO(data), mode="r:xz") as tar:
+            for member in tar:
+                if not member.isfile():
+                    continue
+                name = Path(member.name).name
+                expected = sums.pop(name, None)
+                if expected is None:
+                    raise InputError(f"{path}: {member.name}: not listed in {sums_path.name}")
+                handle = tar.extractfile(member)
+                assert handle is not None  # a regular file
+                body = handle.read()
+                digest = hashlib.sha256(body).hexdigest()
+                if digest != expected:
+                    raise InputError(f"{path}: {member.name}: sha256 mismatch ({sums_path.name} "
+                                     f"{expected[:12]}…, member {digest[:12]}…)")
+                sources.append(Source(name, body, f"{path.name}:{name}"))
+    except (tarfile.TarError, lzma.LZMAError, EOFError) as exc:
+        raise InputError(f"{path}: not a readable .tar.xz archive: {exc}") from None
+    if sums:
+        raise InputError(f"{path}: {len(sums)} file(s) listed in {sums_path.name} are missing "
+                         f"from the archive, the first {min(sums)}")
+    return sorted(sources, key=lambda source: source.name)
+
