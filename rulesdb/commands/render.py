@@ -129,7 +129,7 @@ def search_lines(query: str, hits: list[Row], fmt: str) -> list[str]:
     lines = [f"**Search:** {query}" if md else f"{len(hits)} hits for {query!r}"]
     for hit in hits:
         label = hit.get("number") or hit.get("term")
-        where = f"{hit['kind']} {label} ({hit['document']})"
+        where = f"{hit['kind']} {label} ({hit['document']}{also_in(hit)})"
         snippet = highlight(hit["snippet"].replace("\n", " "), fmt)
         if md:
             lines.append(f"- {where}: {snippet}")
@@ -147,11 +147,17 @@ def _oldest(docs: list[str]) -> str:
 def also_in(hit: Row) -> str:
     """"; the same in 47 more editions, cr-2003-03-15 … cr-2025-11-14" for a folded hit."""
     others = hit.get("also_in") or []
-    if not others:
-        return ""
+    same = ""
     if len(others) == 1:
-        return f"; the same in {others[0]}"
-    return f"; the same in {len(others)} more editions, {others[-1]} … {others[0]}"
+        same = f"; the same in {others[0]}"
+    elif others:
+        same = f"; the same in {len(others)} more editions, {others[-1]} … {others[0]}"
+    wordings = hit.get("other_wordings") or []
+    if wordings:
+        docs = [doc for wording in wordings for doc in wording]
+        same += (f"; {len(wordings)} other wording{'s' if len(wordings) > 1 else ''} "
+                 f"back to {_oldest(docs)}")
+    return same
 
 
 def glossary_lines(result: Row, fmt: str, every: bool = False) -> list[str]:

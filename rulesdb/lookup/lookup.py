@@ -61,32 +61,73 @@ def search(conn: sqlite3.Connection, query: str, doc_id: str | None = None,
     return hits
 
 
+FOLD_ROWS = 20_000  # at most this many matching rows are read to fold editions together
+
+
 def _search(conn: sqlite3.Connection, match: str, doc_id: str | None, limit: int) -> list[Row]:
     hits: list[Row] = []
     for table, (weights, label) in SEARCH_TABLES.items():
         where = f"{table}_fts MATCH ?" + (" AND t.document = ?" if doc_id else "")
+        text = "t.definition" if table == "glossary" else "t.text"
         sql = (
             f"SELECT t.id, t.document, {label} AS label, d.kind AS doc_kind, "
-            f"bm25({table}_fts, {weights}) AS score, "
-            f"snippet({table}_fts, -1, '{HIT_START}', '{HIT_END}', '…', 16) AS snippet "
-            f"FROM {table}_fts JOIN {table} t ON t.id = {table}_fts.rowid "
+            f"d.effective_date AS date, d.partial, bm25({table}_fts, {weights}) AS score, "
+            f"{text} AS body FROM {table}_fts JOIN {table} t ON t.id = {table}_fts.rowid "
             f"JOIN documents d ON d.id = t.document WHERE {where} ORDER BY score LIMIT ?"
         )
-        params: list[Any] = [match, *([doc_id] if doc_id else []), limit]
+        params: list[Any] = [match, *([doc_id] if doc_id else []), FOLD_ROWS]
         try:
             rows = conn.execute(sql, params).fetchall()
         except sqlite3.OperationalError:
             continue  # a table without full-text index (an old database) has no hits
-        for row in rows:
+        for group, wordings, score in _by_label(_fold(rows))[:limit]:
+            row = group[0]
             kind = {"rules": "ruling" if row["doc_kind"] == "rulings_summary" else "rule",
                     "examples": "example", "glossary": "glossary"}[table]
+            snippet = conn.execute(
+                f"SELECT snippet({table}_fts, -1, '{HIT_START}', '{HIT_END}', '…', 16) "
+                f"FROM {table}_fts WHERE {table}_fts MATCH ? AND rowid = ?",
+                [match, row["id"]]).fetchone()[0]
             hits.append({"kind": kind, "document": row["document"],
                          "number" if table != "glossary" else "term": row["label"],
-                         "score": round(row["score"], 3), "snippet": row["snippet"]})
+                         "score": round(score, 3), "snippet": snippet,
+                         "also_in": [other["document"] for other in group[1:]],
+                         "other_wordings": [[other["document"] for other in wording]
+                                            for wording in wordings]})
     # the glossary entry named exactly by the query first: what a judge asking "trample" wants
     exact = match.strip('"').lower()
     hits.sort(key=lambda h: (h["kind"] != "glossary" or h["term"].lower() != exact, h["score"]))
     return hits[:limit]
+
+
+def _by_label(groups: list[list[sqlite3.Row]]) -> list[tuple[list[sqlite3.Row],
+                                                                list[list[sqlite3.Row]], float]]:
+    """Groups of the same number or term as one hit, ranked by its best scoring wording: the
+    newest wording, and the others (each a group of editions), newest first."""
+    merged: dict[str, tuple[list[sqlite3.Row], list[list[sqlite3.Row]]]] = {}
+    for group in groups:
+        label = group[0]["label"]
+        if label in merged:
+            merged[label][1].append(group)
+        else:
+            merged[label] = (group, [])
+    result = []
+    for best, others in merged.values():  # in the order of their best score
+        every = sorted([best, *others], key=lambda group: group[0]["date"] or "", reverse=True)
+        result.append((every[0], every[1:], best[0]["score"]))  # the newest stands for all
+    return result
+
+
+def _fold(rows: list[sqlite3.Row]) -> list[list[sqlite3.Row]]:
+    """Rows grouped by what they say (number or term, and text), best score first; in each
+    group the newest whole document first."""
+    groups: dict[tuple[str, str], list[sqlite3.Row]] = {}
+    for row in rows:
+        groups.setdefault((row["label"], row["body"]), []).append(row)
+    folded = list(groups.values())
+    for group in folded:
+        group.sort(key=lambda row: (row["date"] or "", not row["partial"]), reverse=True)
+    return folded
 
 
 def glossary_documents(conn: sqlite3.Connection, doc_id: str) -> list[str]:
