@@ -17,8 +17,11 @@ from .common import db_option, default_sources, echo_json, json_option
               help="Port to listen on.")
 @click.option("--sources", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Folder to build from when the database is missing [default: data/sources].")
+@click.option("--workers", type=click.IntRange(1, 64), default=None,
+              help="Processes answering requests [default: one per core, at most 4].")
 @json_option
-def serve(db_path: Path, host: str, port: int, sources: Path | None, as_json: bool) -> None:
+def serve(db_path: Path, host: str, port: int, sources: Path | None, workers: int | None,
+          as_json: bool) -> None:
     """Serve the rules site with Datasette, building the database first when it is missing.
 
     Read-only: the database is opened immutable and every query has a time limit. When
@@ -29,7 +32,7 @@ def serve(db_path: Path, host: str, port: int, sources: Path | None, as_json: bo
 
         rulesdb serve --db /tmp/rules.db --port 8001
     """
-    from ..site.serve import ensure_database, run
+    from ..site.serve import default_workers, ensure_database, run
 
     built = ensure_database(db_path, sources or default_sources())
     url = f"http://{host}:{port}/"
@@ -39,7 +42,7 @@ def serve(db_path: Path, host: str, port: int, sources: Path | None, as_json: bo
         if built:
             click.echo(f"built {db_path}")
         click.echo(f"rules site: {url}  (Ctrl-C stops it)")
-    run(db_path, host, port)
+    run(db_path, host, port, workers or default_workers())
 
 
 COMMANDS = [serve]

@@ -378,5 +378,14 @@ def ensure_schema(db: sqlite_utils.Database, tables: list[str] | None = None) ->
                     db[name].add_column(column, kind)
         for columns, unique in INDEXES.get(name, []):
             db[name].create_index(columns, unique=unique, if_not_exists=True)
-    if tables is None and "rules" not in db.view_names():
-        db.execute(RULES_VIEW)
+    if tables is None:
+        found = db.execute("SELECT sql FROM sqlite_master WHERE type = 'view' AND "
+                           "name = 'rules'").fetchone()
+        if found is None or found[0] != RULES_VIEW:  # missing, or an older version's
+            db.execute("DROP VIEW IF EXISTS rules")
+            db.execute(RULES_VIEW)
+    if tables is None or "term_mentions" in tables:
+        # only the few mentions inside examples: a whole index would be as large as the
+        # rule_id one (30 MB at full history)
+        db.execute("CREATE INDEX IF NOT EXISTS idx_term_mentions_example_id "
+                   "ON term_mentions (example_id) WHERE example_id IS NOT NULL")

@@ -160,7 +160,7 @@ def cited_by(conn: sqlite3.Connection, rule_id: int) -> list[Row]:
     """The rules and glossary entries whose text (or examples) cite this rule."""
     found = rows(conn, "SELECT DISTINCT r.source_table, r.raw, s.document AS s_doc, s.number, "
                        "g.document AS g_doc, g.term FROM [references] r "
-                       "LEFT JOIN rules s ON s.id = r.rule_id "
+                       "LEFT JOIN rule_rows s ON s.id = r.rule_id "
                        "LEFT JOIN glossary g ON g.id = r.glossary_id "
                        "WHERE r.target_rule_id = ? ORDER BY s.position, g.position", [rule_id])
     for row in found:
