@@ -155,9 +155,16 @@ def _html(result: dict[str, Any]) -> str:
 @click.option("--doc", "doc_id", help="Document the number is read in [default: the newest "
               "that has it].")
 @db_option
+@click.option("--all", "every", is_flag=True,
+              help="Every edition on its own lines, not runs of unchanged editions folded.")
 @json_option
-def history(number: str, doc_id: str | None, db_path: Path, as_json: bool) -> None:
+def history(number: str, doc_id: str | None, db_path: Path, every: bool,
+            as_json: bool) -> None:
     """Every version of a rule across the documents, oldest first, with what changed.
+
+    Each version that changed is shown once with the run of editions that repeat it
+    ("unchanged in 14 more editions, …"), and each related glossary entry or ruling once
+    with the editions that repeat it; --all shows every edition, --json has them all.
 
     NUMBER is a rule number, or a keyword or heading ("Banding"): then the path of the
     concept through rulebooks, rulings and CR editions is shown.
@@ -177,14 +184,21 @@ def history(number: str, doc_id: str | None, db_path: Path, as_json: bool) -> No
     if as_json:
         echo_json(entries)
         return
-    for entry in entries:
+    from ..lineage.fold import fold_history, run_note
+
+    shown: dict[str, str] = {}  # per number: the first line last shown
+    for entry in entries if every else fold_history(entries):
         extra = f" (score {entry['score']:.2f}, {entry['method']})" if "score" in entry else ""
-        click.echo(click.style(f"{entry['doc']}  {entry['number']}  [{entry['change']}]{extra}",
-                               bold=True))
         first, *rest = entry["text"].split("\n")
-        click.echo(wrap(first, "  "))
-        if rest:
-            click.echo(f"  … {len(rest)} more line(s)")
+        repeated = not every and shown.get(entry["number"]) == first  # a heading's title
+        shown[entry["number"]] = first
+        below = f"; its subrules changed ({len(rest)} lines)" if repeated and rest else ""
+        click.echo(click.style(f"{entry['doc']}  {entry['number']}  [{entry['change']}]{extra}",
+                               bold=True) + below + run_note(entry))
+        if not repeated:
+            click.echo(wrap(first, "  "))
+            if rest:
+                click.echo(f"  … {len(rest)} more line(s)")
 
 
 COMMANDS = [diff, history]

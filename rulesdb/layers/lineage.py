@@ -27,10 +27,16 @@ from . import concepts
 def compute(db: sqlite_utils.Database, doc_ids: list[str]) -> str:
     """Align the CR pairs touching `doc_ids`, then update lineages and concept links."""
     ensure_schema(db, ["alignments", "lineages", "concept_links"])
+    # the chain of editions; a seed fragment that a whole release of its date supersedes is
+    # aligned with that release only, off the chain (in it, every rule outside the fragment
+    # would lose its history at the fragment)
     editions = [row[0] for row in db.execute(
-        "SELECT id FROM documents WHERE kind = 'comprehensive_rules' "
+        "SELECT id FROM documents WHERE kind = 'comprehensive_rules' AND superseded_by IS NULL "
         "ORDER BY effective_date, id")]
-    wanted = list(pairwise(editions))
+    branches = db.execute("SELECT superseded_by, id FROM documents WHERE "
+                          "kind = 'comprehensive_rules' AND superseded_by IS NOT NULL "
+                          "ORDER BY id").fetchall()
+    wanted = [*pairwise(editions), *map(tuple, branches)]
     stored = set(db.execute("SELECT DISTINCT old_doc, new_doc FROM alignments").fetchall())
     touched = set(doc_ids)
     for old_doc, new_doc in stored:
@@ -46,10 +52,12 @@ def compute(db: sqlite_utils.Database, doc_ids: list[str]) -> str:
         if (old_doc, new_doc) in stored and not {old_doc, new_doc} & touched:
             continue
         aligned += _store_pair(db, old_doc, new_doc, sides)
-        sides.pop(old_doc)  # its later pair is this one (a history's sides took 500 MB)
+        if not any(old == old_doc for old, _ in branches):
+            sides.pop(old_doc)  # its later pair is this one (a history's sides took 500 MB)
         changed.add(new_doc)
     first = next((at for at, doc in enumerate(editions) if doc in changed), len(editions))
-    lineage_count = _store_lineages(db, editions, first)
+    _store_lineages(db, editions, first)
+    lineage_count = _store_branches(db, [seed for _, seed in branches])
     links = concepts.compute(db, doc_ids)
     return (f"{len(wanted)} edition pairs ({aligned} rules aligned now), {lineage_count} "
             f"lineages, {links} concept links")
@@ -118,6 +126,22 @@ def _store_lineages(db: sqlite_utils.Database, editions: list[str], first: int =
                 lineage[row_id] = lineage.get(before or -1, f"{doc_id}/{number}")
                 rows.append((lineage[row_id], row_id, doc_id, number))
         insert_tuples(db, "lineages", ("lineage", "rule_id", "document", "number"), rows)
+    return db.execute("SELECT count(DISTINCT lineage) FROM lineages").fetchone()[0]
+
+
+def _store_branches(db: sqlite_utils.Database, seeds: list[str]) -> int:
+    """Each rule of a superseded seed takes the lineage of the rule of its whole release it
+    was aligned with (else one of its own); how many lineages the database holds."""
+    for seed in seeds:
+        db.execute("DELETE FROM lineages WHERE document = ?", [seed])
+        db.execute(
+            "INSERT INTO lineages (lineage, rule_id, document, number) "
+            "SELECT coalesce((SELECT l.lineage FROM alignments a JOIN lineages l "
+            "ON l.rule_id = a.old_rule_id WHERE a.new_rule_id = r.id AND a.new_doc = ? "
+            f"AND a.change IN ({','.join('?' * len(PAIR_OPS))}) "
+            "ORDER BY a.similarity DESC LIMIT 1), r.document || '/' || r.number), "
+            "r.id, r.document, r.number FROM rule_rows r WHERE r.document = ?",
+            [seed, *PAIR_OPS, seed])
     return db.execute("SELECT count(DISTINCT lineage) FROM lineages").fetchone()[0]
 
 

@@ -152,16 +152,18 @@ def _versions(conn: sqlite3.Connection, members: list[int]) -> list[Row]:
         f"SELECT rules.id, rules.document, rules.number, rules.title, rules.text, "
         f"d.effective_date FROM rules JOIN documents d ON d.id = rules.document "
         f"WHERE rules.id IN ({marks}) ORDER BY d.effective_date, d.id", members)]
-    changes = dict(((old, new), change) for old, new, change in conn.execute(
-        f"SELECT old_rule_id, new_rule_id, change FROM alignments WHERE new_rule_id IN ({marks})",
-        members))
+    # how each version came from another of the lineage (a seed fragment branches off its
+    # whole release: the version after it comes from the release, not from the fragment)
+    incoming = {new: change for old, new, change in conn.execute(
+        f"SELECT old_rule_id, new_rule_id, change FROM alignments WHERE new_rule_id IN ({marks}) "
+        f"AND old_rule_id IN ({marks}) ORDER BY similarity", [*members, *members])}
     texts = _full_texts(conn, rows)
     entries = []
     previous: int | None = None
     for row in rows:
         change = "first"
         if previous is not None:
-            change = changes.get((previous, row["id"]), "aligned")
+            change = incoming.get(row["id"], "aligned")
         entries.append({"doc": row["document"], "number": row["number"],
                         "text": texts[row["id"]], "change": change,
                         "_date": row["effective_date"], "_rank": 1})

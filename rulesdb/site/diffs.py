@@ -12,6 +12,7 @@ from markupsafe import Markup
 
 from ..lineage import query as lineage_query
 from ..lineage import wordiff
+from ..lineage.fold import fold_history, run_note
 from .pages import Row, document, documents, rows
 from .render import glossary_url, rule_url
 
@@ -115,14 +116,18 @@ def history_page(conn: sqlite3.Connection, doc_id: str, number: str) -> Row | No
     if not found:
         return None
     rule = found[0]
-    entries = versions(conn, doc_id, rule["number"]) or []
+    entries = fold_history(versions(conn, doc_id, rule["number"]) or [])
     chain: list[dict[str, Any]] = []
     for entry in (e for e in entries if e["change"] != "concept"):
         previous = chain[-1] if chain else None
         entry["previous"] = previous
         entry["old_html"], entry["new_html"] = side_by_side(
             previous["text"] if previous else entry["text"], entry["text"])
+        entry["run_note"] = run_note(entry).removeprefix("; ")
+        entry["run_links"] = [(doc, rule_url(doc, entry["number"])) for doc in entry["run"]]
         chain.append(entry)
     related = [e for e in entries if e["change"] == "concept"]
+    for entry in related:
+        entry["run_note"] = run_note(entry).removeprefix("; ")
     return {"rule": rule, "document": document(conn, doc_id), "versions": chain,
             "related": related, "rule_url": rule_url(doc_id, rule["number"])}
