@@ -26,14 +26,19 @@ COMPACT = ("renumbered", "added", "removed", "outside_coverage")
 @click.option("--section", help="Only changes under this number on either side (702, 702.19).")
 @click.option("--format", "fmt", type=click.Choice(["text", "markdown", "html"]),
               default="text", show_default=True, help="Output format without --json.")
+@click.option("--context", type=click.IntRange(0), default=12, show_default=True,
+              help="Unchanged words kept on each side of a change; the rest shows as '…'.")
+@click.option("--full", is_flag=True, help="Both whole texts of each edit, nothing cut.")
 @db_option
 @json_option
-def diff(old: str, new: str, section: str | None, fmt: str, db_path: Path,
-         as_json: bool) -> None:
+def diff(old: str, new: str, section: str | None, fmt: str, context: int, full: bool,
+         db_path: Path, as_json: bool) -> None:
     """What changed between two documents: edits word by word, renumberings, additions.
 
     Works for any two stored documents; consecutive CR editions use the alignment stored
-    at build time, other pairs are aligned on the fly.
+    at build time, other pairs are aligned on the fly. In a long rule only the changed
+    words and a dozen words around them are shown (--context, --full); --json has both
+    whole texts.
 
     Example:
 
@@ -48,7 +53,8 @@ def diff(old: str, new: str, section: str | None, fmt: str, db_path: Path,
     if as_json:
         echo_json(result)
         return
-    click.echo({"text": _text, "markdown": _markdown, "html": _html}[fmt](result))
+    click.echo({"text": _text, "markdown": _markdown, "html": _html}[fmt](
+        result, None if full else context))
 
 
 def _summary(result: dict[str, Any]) -> str:
@@ -89,13 +95,13 @@ def _label(change: dict[str, Any]) -> str:
     return f"{change['old']} → {change['new']}"
 
 
-def _text(result: dict[str, Any]) -> str:
+def _text(result: dict[str, Any], context: int | None = 12) -> str:
     from ..lineage.wordiff import render_text
 
     lines = [_summary(result)]
     for change in result["changes"]:
         if "words" in change:
-            old_side, new_side = render_text(change["words"])
+            old_side, new_side = render_text(change["words"], context)
             lines.append(click.style(f"\n{change['op']} {_label(change)} "
                                      f"(similarity {change['similarity']:.2f})", bold=True))
             lines.append(wrap(f"- {old_side}", "  "))
@@ -108,7 +114,7 @@ def _text(result: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def _markdown(result: dict[str, Any]) -> str:
+def _markdown(result: dict[str, Any], context: int | None = 12) -> str:
     from ..lineage.wordiff import render_markdown
 
     lines = [f"# {_summary(result)}", ""]
@@ -116,7 +122,7 @@ def _markdown(result: dict[str, Any]) -> str:
     lines.extend(f"| {op} | {n} |" for op, n in result["counts"].items())
     for change in result["changes"]:
         if "words" in change:
-            old_side, new_side = render_markdown(change["words"])
+            old_side, new_side = render_markdown(change["words"], context)
             lines += ["", f"## {change['op']} {_label(change)} "
                       f"(similarity {change['similarity']:.2f})", "",
                       f"- old: {old_side}", f"- new: {new_side}"]
@@ -127,7 +133,7 @@ def _markdown(result: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def _html(result: dict[str, Any]) -> str:
+def _html(result: dict[str, Any], context: int | None = 12) -> str:
     from html import escape
 
     from ..lineage.wordiff import render_html
@@ -138,7 +144,7 @@ def _html(result: dict[str, Any]) -> str:
     out.append("</table>\n<table class=\"diff\">\n<tr><th>change</th><th>old</th><th>new</th></tr>")
     for change in result["changes"]:
         if "words" in change:
-            old_side, new_side = render_html(change["words"])
+            old_side, new_side = render_html(change["words"], context)
             out.append(f"<tr><td>{escape(change['op'])} {escape(_label(change))}</td>"
                        f"<td>{old_side}</td><td>{new_side}</td></tr>")
     out.append("</table>")
@@ -185,20 +191,54 @@ def history(number: str, doc_id: str | None, db_path: Path, every: bool,
         echo_json(entries)
         return
     from ..lineage.fold import fold_history, run_note
+    from ..lineage.wordiff import opcodes, render_inline
 
-    shown: dict[str, str] = {}  # per number: the first line last shown
+    before: tuple[str, str] | None = None  # the words of the version shown last: own, below
     for entry in entries if every else fold_history(entries):
         extra = f" (score {entry['score']:.2f}, {entry['method']})" if "score" in entry else ""
+        head = click.style(f"{entry['doc']}  {entry['number']}  [{entry['change']}]{extra}",
+                           bold=True) + run_note(entry)
+        concept = entry["change"] == "concept"
         first, *rest = entry["text"].split("\n")
-        repeated = not every and shown.get(entry["number"]) == first  # a heading's title
-        shown[entry["number"]] = first
-        below = f"; its subrules changed ({len(rest)} lines)" if repeated and rest else ""
-        click.echo(click.style(f"{entry['doc']}  {entry['number']}  [{entry['change']}]{extra}",
-                               bold=True) + below + run_note(entry))
-        if not repeated:
+        now = (" ".join(first.split()), " ".join(" ".join(rest).split()))
+        if every or concept or before is None:
+            click.echo(head)
             click.echo(wrap(first, "  "))
             if rest:
                 click.echo(f"  … {len(rest)} more line(s)")
+        else:  # a later version: its changed words in context, not the whole text again
+            below = _changed_words(before[1], now[1])
+            own = opcodes(before[0], now[0])
+            same = all(op["op"] == "equal" for op in own)
+            click.echo(head + (f"; the lines below it changed ({below})" if below else "")
+                       + ("; the same words" if same and not below else ""))
+            if not same:
+                click.echo(_capped(wrap(render_inline(own), "  ")))
+        if not concept:
+            before = now
+
+
+def _changed_words(old: str, new: str) -> str:
+    """"12 words added, 3 removed" between two texts; "" when they say the same."""
+    from ..lineage.wordiff import opcodes
+
+    added = removed = 0
+    for op in opcodes(old, new):
+        if op["op"] != "equal":
+            added += len(op["new"].split())
+            removed += len(op["old"].split())
+    if not added and not removed:
+        return ""
+    return f"{added} words added, {removed} removed"
+
+
+def _capped(text: str, lines: int = 6) -> str:
+    """At most `lines` lines of `text`, then how many more there are."""
+    kept = text.split("\n")
+    if len(kept) <= lines:
+        return text
+    return "\n".join([*kept[:lines], f"  … {len(kept) - lines} more line(s) of changes "
+                                      "(--all: every version whole)"])
 
 
 COMMANDS = [diff, history]

@@ -13,8 +13,9 @@ Row = dict[str, Any]
 def fold_history(entries: list[Row]) -> list[Row]:
     """`entries` (lineage.query.history, oldest first) as items to show, oldest first.
 
-    A rule version whose change is "unchanged" and whose number and shown text (a heading's
-    with its subtree) are those of the version before it joins that version's run: `run`
+    A rule version whose change is "unchanged" and whose number and shown words (a heading's
+    with its subtree; spacing aside) are those of the version before it joins that version's
+    run: `run`
     lists the editions of the run after the first. A concept entry with the number or term
     and text of one shown before joins that entry's run.
     """
@@ -23,7 +24,7 @@ def fold_history(entries: list[Row]) -> list[Row]:
     concepts: dict[tuple[str, str], Row] = {}
     for entry in entries:
         if entry["change"] == "concept":
-            key = (entry["number"], entry["text"])
+            key = (entry["number"], _words(entry["text"]))
             if key in concepts:
                 concepts[key]["run"].append(entry["doc"])
                 continue
@@ -32,13 +33,19 @@ def fold_history(entries: list[Row]) -> list[Row]:
             items.append(item)
             continue
         if entry["change"] == "unchanged" and last_version is not None \
-                and (last_version["number"], last_version["text"]) == (entry["number"],
-                                                                       entry["text"]):
+                and (last_version["number"], _words(last_version["text"])) == (
+                    entry["number"], _words(entry["text"])):
             last_version["run"].append(entry["doc"])
             continue
         last_version = {**entry, "run": []}
         items.append(last_version)
     return items
+
+
+def _words(text: str) -> str:
+    """The text with its spacing and line breaks made single spaces (hard-wrapped releases
+    break the same words differently)."""
+    return " ".join(text.split())
 
 
 def run_note(item: Row) -> str:

@@ -29,23 +29,86 @@ def opcodes(old: str, new: str) -> list[dict[str, str]]:
             for tag, i1, i2, j1, j2 in matcher.get_opcodes()]
 
 
-def render_text(ops: list[dict[str, str]]) -> tuple[str, str]:
-    """Old and new side for a terminal: removed words as [-…-], added ones as {+…+}."""
-    return (_side(ops, "old", "[-{}-]", lambda s: s), _side(ops, "new", "{{+{}+}}", lambda s: s))
+CONTEXT = 12  # words of unchanged text kept on each side of a change
 
 
-def render_markdown(ops: list[dict[str, str]]) -> tuple[str, str]:
-    """Old and new side in Markdown: removed words ~~struck~~, added ones **bold**."""
-    return (_side(ops, "old", "~~{}~~", _md_escape), _side(ops, "new", "**{}**", _md_escape))
+def fold_context(ops: list[dict[str, str]], context: int = CONTEXT) -> list[dict[str, str]]:
+    """`ops` with each long unchanged run cut to `context` words next to the changes around
+    it; the words cut become one "skip" op holding them (its "old" and "new": the text cut).
+
+    A one-word edit in a 400-word rule then shows a line, not two copies of the rule.
+    """
+    folded: list[dict[str, str]] = []
+    for at, op in enumerate(ops):
+        if op["op"] != "equal":
+            folded.append(op)
+            continue
+        # the same words on both sides, their spacing perhaps not
+        sides = {side: words(op[side]) for side in ("old", "new")}
+        count = len(sides["old"])
+        keep_head = context if at > 0 else 0
+        keep_tail = context if at < len(ops) - 1 else 0
+        if count <= keep_head + keep_tail + 3:  # hiding a word or two helps nobody
+            folded.append(op)
+            continue
+        cuts = ((0, keep_head, "equal"), (keep_head, count - keep_tail, "skip"),
+                (count - keep_tail, count, "equal"))
+        folded.extend({"op": kind, **{side: "".join(parts[start:end])
+                                      for side, parts in sides.items()}}
+                      for start, end, kind in cuts if end > start)
+    return folded
 
 
-def render_html(ops: list[dict[str, str]]) -> tuple[str, str]:
-    """Old and new side in HTML: <del> and <ins>, every text escaped."""
-    return (_side(ops, "old", "<del>{}</del>", html.escape),
-            _side(ops, "new", "<ins>{}</ins>", html.escape))
+def render_text(ops: list[dict[str, str]], context: int | None = CONTEXT) -> tuple[str, str]:
+    """Old and new side for a terminal: removed words as [-…-], added ones as {+…+}; long
+    unchanged runs cut to `context` words around each change ("…"; None: none cut)."""
+    ops = fold_context(ops, context) if context is not None else ops
+    skip = lambda text: "… "  # noqa: E731
+    return (_side(ops, "old", "[-{}-]", lambda s: s, skip),
+            _side(ops, "new", "{{+{}+}}", lambda s: s, skip))
 
 
-def _side(ops: list[dict[str, str]], side: str, mark: str, escape) -> str:
+def render_inline(ops: list[dict[str, str]], context: int | None = CONTEXT) -> str:
+    """Both sides in one text for a terminal: kept words as they are, removed ones [-…-],
+    added ones {+…+}; long unchanged runs cut to "…" as in render_text."""
+    out = []
+    for op in fold_context(ops, context) if context is not None else ops:
+        if op["op"] == "equal":
+            out.append(op["new"])
+        elif op["op"] == "skip":
+            out.append("… ")
+        else:
+            for side, mark in (("old", "[-{}-]"), ("new", "{{+{}+}}")):
+                core = op[side].rstrip()
+                if core:
+                    out.append(mark.format(core) + op[side][len(core):])
+    return "".join(out).rstrip()
+
+
+def render_markdown(ops: list[dict[str, str]], context: int | None = CONTEXT) -> tuple[str, str]:
+    """Old and new side in Markdown: removed words ~~struck~~, added ones **bold**; long
+    unchanged runs cut as in render_text."""
+    ops = fold_context(ops, context) if context is not None else ops
+    skip = lambda text: "… "  # noqa: E731
+    return (_side(ops, "old", "~~{}~~", _md_escape, skip),
+            _side(ops, "new", "**{}**", _md_escape, skip))
+
+
+def render_html(ops: list[dict[str, str]], context: int | None = CONTEXT) -> tuple[str, str]:
+    """Old and new side in HTML: <del> and <ins>, every text escaped; long unchanged runs
+    cut as in render_text, each in a <details> that unfolds it."""
+    ops = fold_context(ops, context) if context is not None else ops
+
+    def skip(text: str) -> str:
+        count = len(text.split())
+        return (f'<details class="fold"><summary>… {count} unchanged words</summary>'
+                f"{html.escape(text.rstrip())}</details> ")
+
+    return (_side(ops, "old", "<del>{}</del>", html.escape, skip),
+            _side(ops, "new", "<ins>{}</ins>", html.escape, skip))
+
+
+def _side(ops: list[dict[str, str]], side: str, mark: str, escape, skip) -> str:
     out = []
     for op in ops:
         text = op[side]
@@ -53,6 +116,8 @@ def _side(ops: list[dict[str, str]], side: str, mark: str, escape) -> str:
             continue
         if op["op"] == "equal":
             out.append(escape(text))
+        elif op["op"] == "skip":
+            out.append(skip(text))
         else:
             core = text.rstrip()
             out.append(mark.format(escape(core)) + text[len(core):])
