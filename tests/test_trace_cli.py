@@ -37,8 +37,8 @@ def test_trace_json_stores_and_replaces_atomically(db_path, tree):
     assert result.exit_code == 0, result.output
     rows = json.loads(result.output)
     assert len(rows) == len(expected)
-    assert set(rows[0]) == {"file", "line", "function", "cited", "number", "rule", "status",
-                            "suggestion"}
+    assert set(rows[0]) == {"file", "line", "column", "function", "cited", "number", "rule",
+                            "status", "suggestion"}
     run("trace", str(root), "--engine", "fixture", "--json", "--db", str(db_path))
     conn = sqlite3.connect(db_path)
     stored = conn.execute("SELECT count(*) FROM engine_citations WHERE engine = 'fixture'")

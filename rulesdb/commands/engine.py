@@ -4,10 +4,18 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import click
 
-from .common import NotFound, db_option, echo_json, json_option, open_db
+from ..errors import InputError
+from .common import NotFound, db_option, echo_json, json_option, open_db, wrap
+
+
+class Failing(click.ClickException):
+    """`--fail-on` found citations of a failing status; exits with code 1."""
+
+    exit_code = 1
 
 
 @click.command()
@@ -16,50 +24,153 @@ from .common import NotFound, db_option, echo_json, json_option, open_db
               "[default: the folder's name].")
 @click.option("--edition", help="CR edition to check against [default: the newest full CR, "
               "else cr-2025-06-06].")
+@click.option("--fail-on", "fail_on", metavar="STATUS[,STATUS…]",
+              help="Exit 1 when a citation has one of these statuses (ok, missing, "
+                   "renumbered, malformed, suspect, outside_coverage); the last line says why.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "sarif"]), default="text",
+              show_default=True, help="sarif: a SARIF 2.1.0 log of the stale citations, for "
+              "code-review tools.")
+@click.option("--fix", is_flag=True, help="Print a unified diff rewriting each renumbered "
+              "citation to its current number.")
+@click.option("--write", is_flag=True, help="With --fix: apply the rewrite to the files.")
+@click.option("--since", metavar="EDITION", help="List the citations whose rule changed "
+              "between EDITION and the one checked, with the words that changed.")
 @db_option
 @json_option
-def trace(path: Path, engine_name: str | None, edition: str | None, db_path: Path,
+def trace(path: Path, engine_name: str | None, edition: str | None, fail_on: str | None,
+          fmt: str, fix: bool, write: bool, since: str | None, db_path: Path,
           as_json: bool) -> None:
     """Find the rule citations in a source tree, check each against an edition, store them.
 
     Each citation is linked to the function, method or class it sits in and gets a status:
     ok, missing, renumbered (with the current number when known), malformed, suspect (the
     code around it names another keyword) or outside_coverage. A re-scan of the same engine
-    replaces its rows.
+    replaces its rows. For CI: --fail-on, --format sarif; after a renumbering: --fix
+    (--write); after a new release: --since.
 
-    Example:
+    Examples:
 
         rulesdb trace ~/src/forge --engine forge --json
+
+        rulesdb trace src --fail-on renumbered,missing --format sarif > trace.sarif
+
+        rulesdb trace src --fix --write
+
+        rulesdb trace src --since cr-2025-11-14
     """
     from ..db.writelock import writing
+    from ..trace.report import parse_statuses
     from ..trace.run import trace_tree
 
+    if write and not fix:
+        raise click.UsageError("--write applies --fix: give both")
+    try:
+        failing_statuses = parse_statuses(fail_on) if fail_on else set()
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--fail-on") from None
+    fmt = "json" if as_json and fmt == "text" else fmt
     open_db(db_path).close()
     with writing(db_path):  # an add meanwhile would put back the database without these rows
         _ensure_tables(db_path)
         conn = sqlite3.connect(db_path)
         traced = trace_tree(conn, path, engine_name, edition)
-    items, result, chosen, seconds = traced.items, traced.result, traced.edition, traced.seconds
-    rows = [{"file": c.file, "line": c.line, "function": c.function, "cited": c.cited,
-             "number": c.number, "rule": v.rule, "status": v.status, "suggestion": v.suggestion}
-            for c, v in items]
-    if as_json:
-        echo_json(rows)
-    else:
-        for row in rows:
-            hint = f"  → {row['suggestion']}" if row["suggestion"] else ""
-            click.echo(f"{row['file']}:{row['line']}  {row['function'] or '-'}  "
-                       f"{row['number']}  {row['status']}{hint}")
-        counts: dict[str, int] = {}
-        for row in rows:
-            counts[row["status"]] = counts.get(row["status"], 0) + 1
-        skipped = ", ".join(f"{n} {why}" for why, n in sorted(result.skipped.items()))
-        click.echo(f"{len(rows)} citations in {result.files} files against {chosen}: "
-                   + ", ".join(f"{n} {s}" for s, n in sorted(counts.items()))
-                   + (f"; skipped {skipped}" if skipped else "")
-                   + f"; {result.bytes / 1e6 / max(seconds, 1e-9):.1f} MB/s", err=True)
-    if not rows:
+    if not traced.items:
         raise NotFound(f"no rule citations under {path}")
+    if fix:
+        _fix(path, traced, write, _effective_date(db_path, traced.edition))
+    elif since:
+        _since(db_path, traced, since, fmt)
+    else:
+        _show(path, traced, fmt)
+    if failing_statuses:
+        from ..trace.report import failing
+
+        why = failing(traced.items, failing_statuses)
+        if why:
+            raise Failing(f"{why}: failing as --fail-on {fail_on} asks")
+        click.echo(f"no citation is {' or '.join(sorted(failing_statuses))}", err=True)
+
+
+def _show(path: Path, traced: Any, fmt: str) -> None:
+    """The citations as text, JSON or SARIF."""
+    items, result, chosen = traced.items, traced.result, traced.edition
+    if fmt == "sarif":
+        from importlib.metadata import version
+
+        from ..trace.report import sarif
+
+        echo_json(sarif(items, path, chosen, version("rulesdb")))
+        return
+    rows = [{"file": c.file, "line": c.line, "column": c.column, "function": c.function,
+             "cited": c.cited, "number": c.number, "rule": v.rule, "status": v.status,
+             "suggestion": v.suggestion} for c, v in items]
+    if fmt == "json":
+        echo_json(rows)
+        return
+    for row in rows:
+        hint = f"  → {row['suggestion']}" if row["suggestion"] else ""
+        click.echo(f"{row['file']}:{row['line']}:{row['column']}  {row['function'] or '-'}  "
+                   f"{row['number']}  {row['status']}{hint}")
+    counts: dict[str, int] = {}
+    for row in rows:
+        counts[row["status"]] = counts.get(row["status"], 0) + 1
+    skipped = ", ".join(f"{n} {why}" for why, n in sorted(result.skipped.items()))
+    click.echo(f"{len(rows)} citations in {result.files} files against {chosen}: "
+               + ", ".join(f"{n} {s}" for s, n in sorted(counts.items()))
+               + (f"; skipped {skipped}" if skipped else "")
+               + f"; {result.bytes / 1e6 / max(traced.seconds, 1e-9):.1f} MB/s", err=True)
+
+
+def _effective_date(db_path: Path, edition: str) -> str:
+    """The ISO date an edition is effective from."""
+    row = open_db(db_path).execute("SELECT effective_date FROM documents WHERE id = ?",
+                                   [edition]).fetchone()
+    return row[0] if row and row[0] else edition.removeprefix("cr-")[:10]
+
+
+def _fix(path: Path, traced: Any, write: bool, effective: str) -> None:
+    """Print (or, with `write`, apply) the rewrite of the renumbered citations; list the
+    stale citations it does not touch."""
+    from ..trace.fix import edits, unified_diff
+    from ..trace.fix import write as write_files
+
+    by_file = edits(traced.items, effective)
+    fixed = sum(len(found) for found in by_file.values())
+    try:
+        if write:
+            files = write_files(path, by_file)
+            click.echo(f"rewrote {fixed} renumbered citations in {files} files", err=True)
+        else:
+            click.echo(unified_diff(path, by_file), nl=False)
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise InputError(f"{path}: {exc}") from None
+    done = {(file, edit.start) for file, found in by_file.items() for edit in found}
+    for citation, verdict in traced.items:
+        if verdict.status in ("renumbered", "missing", "suspect", "malformed") and \
+                (citation.file, citation.start) not in done:
+            hint = f" → {verdict.suggestion}" if verdict.suggestion else ""
+            click.echo(f"not touched: {citation.file}:{citation.line}:{citation.column} "
+                       f"{citation.cited} {verdict.status}{hint}", err=True)
+
+
+def _since(db_path: Path, traced: Any, since: str, fmt: str) -> None:
+    """The citations whose rule changed since `since`, as text or JSON."""
+    from ..trace.since import changed_since
+
+    rows = changed_since(open_db(db_path), traced.items, since, traced.edition)
+    if fmt in ("json", "sarif"):
+        echo_json(rows)
+        return
+    for row in rows:
+        moved = (f"{row['old_number']} → {row['new_number']}"
+                 if row["new_number"] and row["old_number"] != row["new_number"]
+                 else row["old_number"])
+        click.echo(click.style(f"{row['file']}:{row['line']}  {row['function'] or '-'}  "
+                               f"{moved}  {row['change']}", bold=True))
+        if row["words"]:
+            click.echo(wrap(row["words"], "  "))
+    click.echo(f"{len(rows)} citations cite a rule changed between {since} and "
+               f"{traced.edition}", err=True)
 
 
 def _ensure_tables(db_path: Path) -> None:
@@ -74,9 +185,12 @@ def _ensure_tables(db_path: Path) -> None:
 
 @click.command()
 @click.option("--engine", "engine_name", help="Engine to report [default: every engine].")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]),
+              default="text", show_default=True,
+              help="markdown: a pull-request comment (a table per engine, stale citations).")
 @db_option
 @json_option
-def coverage(engine_name: str | None, db_path: Path, as_json: bool) -> None:
+def coverage(engine_name: str | None, fmt: str, db_path: Path, as_json: bool) -> None:
     """Requirements-traceability report: per-section coverage, uncovered rules, stale citations.
 
     Coverage of a section is the share of its rules with at least one citing function
@@ -85,6 +199,8 @@ def coverage(engine_name: str | None, db_path: Path, as_json: bool) -> None:
     Example:
 
         rulesdb coverage --engine rulesdb
+
+        rulesdb coverage --format markdown > coverage.md
     """
     from ..trace.coverage import engines, report
 
@@ -96,8 +212,11 @@ def coverage(engine_name: str | None, db_path: Path, as_json: bool) -> None:
         raise NotFound(f"no engine {engine_name}" if engine_name else "no engines stored; "
                        "run `rulesdb build` or `rulesdb trace PATH`")
     reports = [report(conn, e) for e in chosen]
-    if as_json:
+    if as_json or fmt == "json":
         echo_json(reports)
+        return
+    if fmt == "markdown":
+        click.echo("\n".join(_markdown(data) for data in reports), nl=False)
         return
     for data in reports:
         click.echo(click.style(f"{data['engine']} against {data['edition']}", bold=True))
@@ -122,5 +241,29 @@ def coverage(engine_name: str | None, db_path: Path, as_json: bool) -> None:
 
 
 UNCOVERED_SHOWN = 60
+
+
+def _markdown(data: dict[str, Any]) -> str:
+    """One engine's coverage as a pull-request comment."""
+    total = data["total"]
+    lines = [f"### Rules coverage of `{data['engine']}` against {data['edition']}", "",
+             f"Cited sections: **{total['covered']}/{total['rules']}** rules "
+             f"({100 * total['share']:.1f}%); whole edition {100 * data['all']['share']:.1f}%.",
+             "", "| section | covered | rules | share | title |", "|---|---:|---:|---:|---|"]
+    lines += [f"| {s['section']} | {s['covered']} | {s['rules']} | {100 * s['share']:.1f}% | "
+              f"{(s['title'] or '').replace('|', '/')} |" for s in data["sections"]]
+    stale = data["stale"]
+    lines += ["", f"**Stale citations: {len(stale)}**" + ("" if stale else " ✓"), ""]
+    if stale:
+        lines += ["| file | line | function | cites | status | now |", "|---|---:|---|---|---|---|"]
+        lines += [f"| `{r['file']}` | {r['line']} | `{r['function'] or '-'}` | {r['number']} | "
+                  f"{r['status']} | {r['suggestion'] or ''} |" for r in stale]
+    if data["uncovered"]:
+        shown = data["uncovered"][:UNCOVERED_SHOWN]
+        more = len(data["uncovered"]) - len(shown)
+        lines += ["", f"<details><summary>{len(data['uncovered'])} uncovered rules in the cited "
+                      "sections</summary>", "", ", ".join(shown)
+                  + (f" … and {more} more" if more else ""), "", "</details>"]
+    return "\n".join(lines) + "\n"
 
 COMMANDS = [trace, coverage]

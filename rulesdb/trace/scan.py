@@ -47,6 +47,9 @@ class Citation(NamedTuple):
     hint: str | None
     context: str
     about: str
+    column: int = 0  # of the cited text in its line, from 1
+    start: int = 0  # the cited text's characters in the file: text[start:end]
+    end: int = 0
 
 
 @dataclass
@@ -144,8 +147,10 @@ def _citations(text: str, source: Source | PythonSource, relative: str,
             about = " ".join([function or "", text[max(span_start, head.start() - ABOUT):
                                                     min(span_end, head.start() + ABOUT)]])
             for f in found:
-                yield Citation(relative, line, function, f.cited, f.number, f.form,
-                               f.malformed, f.hint, context, about)
+                at_line = line + text.count("\n", head.start(), f.start)
+                column = f.start - text.rfind("\n", 0, f.start)
+                yield Citation(relative, at_line, function, f.cited, f.number, f.form,
+                               f.malformed, f.hint, context, about, column, f.start, f.end)
 
 
 def _scan_batch(args: tuple[list[tuple[str, str]], frozenset[str] | None, int]
