@@ -206,3 +206,20 @@ def test_coverage_markdown(db_path, tree):
     assert lines[0] == "### Rules coverage of `planted` against cr-2025-06-06-chapter7"
     assert "| section | covered | rules | share | title |" in lines
     assert any(line.startswith("| `src/") and "| renumbered |" in line for line in lines)
+
+
+def test_the_built_in_engine_through_every_mode(db_path, tmp_path):
+    """The reference evaluator (rulesdb/engine) cites chapter 7 of 2025: a valid, empty SARIF
+    log, nothing to fix, and its rules' changes since the 2009 seed."""
+    engine = ROOT / "rulesdb" / "engine"
+    log = json.loads(run("trace", str(engine), "--format", "sarif", "--db", str(db_path)).output)
+    jsonschema.Draft7Validator(json.loads(SCHEMA.read_text())).validate(log)
+    assert log["runs"][0]["results"] == []
+    copy = tmp_path / "engine"
+    shutil.copytree(engine, copy)
+    fixed = run("trace", str(copy), "--fix", "--db", str(db_path))
+    assert fixed.exit_code == 0 and fixed.stdout == ""
+    since = run("trace", str(engine), "--since", "cr-2009-02-01-flattened", "--json",
+                "--db", str(db_path))
+    rows = json.loads(since.output)
+    assert any(r["cited"] == "704.5a" and r["old_number"] == "420.5a" for r in rows)
