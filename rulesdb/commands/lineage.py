@@ -168,9 +168,12 @@ def history(number: str, doc_id: str | None, db_path: Path, every: bool,
             as_json: bool) -> None:
     """Every version of a rule across the documents, oldest first, with what changed.
 
-    Each version that changed is shown once with the run of editions that repeat it
-    ("unchanged in 14 more editions, …"), and each related glossary entry or ruling once
-    with the editions that repeat it; --all shows every edition, --json has them all.
+    Each version that changed is shown once, with the words that changed in context and
+    the run of editions that repeat it ("unchanged in 14 more editions, …"; editions that
+    differ only in typography or in the numbers of the rules they cite join the run); a
+    renumbering shows as "502.9 → 702.17"; each related glossary entry or ruling is shown
+    once per run of editions that repeat it. --all shows every edition whole; --json has
+    every edition.
 
     NUMBER is a rule number, or a keyword or heading ("Banding"): then the path of the
     concept through rulebooks, rulings and CR editions is shown.
@@ -190,55 +193,10 @@ def history(number: str, doc_id: str | None, db_path: Path, every: bool,
     if as_json:
         echo_json(entries)
         return
-    from ..lineage.fold import fold_history, run_note
-    from ..lineage.wordiff import opcodes, render_inline
+    from .history_text import history_lines
 
-    before: tuple[str, str] | None = None  # the words of the version shown last: own, below
-    for entry in entries if every else fold_history(entries):
-        extra = f" (score {entry['score']:.2f}, {entry['method']})" if "score" in entry else ""
-        head = click.style(f"{entry['doc']}  {entry['number']}  [{entry['change']}]{extra}",
-                           bold=True) + run_note(entry)
-        concept = entry["change"] == "concept"
-        first, *rest = entry["text"].split("\n")
-        now = (" ".join(first.split()), " ".join(" ".join(rest).split()))
-        if every or concept or before is None:
-            click.echo(head)
-            click.echo(wrap(first, "  "))
-            if rest:
-                click.echo(f"  … {len(rest)} more line(s)")
-        else:  # a later version: its changed words in context, not the whole text again
-            below = _changed_words(before[1], now[1])
-            own = opcodes(before[0], now[0])
-            same = all(op["op"] == "equal" for op in own)
-            click.echo(head + (f"; the lines below it changed ({below})" if below else "")
-                       + ("; the same words" if same and not below else ""))
-            if not same:
-                click.echo(_capped(wrap(render_inline(own), "  ")))
-        if not concept:
-            before = now
-
-
-def _changed_words(old: str, new: str) -> str:
-    """"12 words added, 3 removed" between two texts; "" when they say the same."""
-    from ..lineage.wordiff import opcodes
-
-    added = removed = 0
-    for op in opcodes(old, new):
-        if op["op"] != "equal":
-            added += len(op["new"].split())
-            removed += len(op["old"].split())
-    if not added and not removed:
-        return ""
-    return f"{added} words added, {removed} removed"
-
-
-def _capped(text: str, lines: int = 6) -> str:
-    """At most `lines` lines of `text`, then how many more there are."""
-    kept = text.split("\n")
-    if len(kept) <= lines:
-        return text
-    return "\n".join([*kept[:lines], f"  … {len(kept) - lines} more line(s) of changes "
-                                      "(--all: every version whole)"])
+    for line in history_lines(entries, every):
+        click.echo(line)
 
 
 COMMANDS = [diff, history]

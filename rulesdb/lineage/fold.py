@@ -1,65 +1,128 @@
 """A rule's history folded for reading: each version that changed, with the run of editions
-that repeat it unchanged, and each related text (a glossary entry, a ruling) once with the
-editions that repeat it. Nothing is dropped: every edition stays named in a run.
+that repeat it, and each related text (a glossary entry, a ruling) once per run of editions
+that repeat it. Nothing is dropped: every edition stays named in a run, and the exact text of
+every edition that repeats a version only in its typography or its cross-references is kept.
 """
 
 from __future__ import annotations
 
+import re
+from itertools import pairwise
 from typing import Any
 
+from . import wordiff
+from .text import CITED, normalize
+
 Row = dict[str, Any]
+
+# What a reader does not count as a change: quote styles (and the "?" a lossy conversion put
+# in their place in some releases), dash styles, a space before punctuation.
+QUOTE_LIKE = re.compile(r"[\"'?]")
+DASHES = re.compile(r"[‐‑–—-]")
+SPACE_BEFORE = re.compile(r"\s+([.,;:)])")
+PUNCTUATION = " .,;:()\"'“”‘’?"
+
+
+def same_key(text: str) -> str:
+    """The words of a text as a run compares them: case, spacing, typography and the numbers
+    of cited rules aside (the numbering of the subrules under a heading included)."""
+    key = QUOTE_LIKE.sub("'", normalize(text))
+    return SPACE_BEFORE.sub(r"\1", DASHES.sub("-", key))
 
 
 def fold_history(entries: list[Row]) -> list[Row]:
     """`entries` (lineage.query.history, oldest first) as items to show, oldest first.
 
-    A rule version whose change is "unchanged" and whose number and shown words (a heading's
-    with its subtree; spacing aside) are those of the version before it joins that version's
-    run: `run`
-    lists the editions of the run after the first. A concept entry with the number or term
-    and text of one shown before joins that entry's run.
+    A rule version with the number and `same_key` of the version shown before it joins that
+    version's run; a related text (change "concept") joins the run of the last item shown for
+    its number or term in documents of its kind (`related_key`) when their keys agree. Each
+    item gets "run" (the editions of the run after the first) and "variants" ({edition:
+    {"number", "text"}} for those that print either differently: a term's quotes, say).
     """
     items: list[Row] = []
     last_version: Row | None = None
-    concepts: dict[tuple[str, str], Row] = {}
+    last_concept: dict[tuple[str, str], Row] = {}
     for entry in entries:
-        if entry["change"] == "concept":
-            key = (entry["number"], _words(entry["text"]))
-            if key in concepts:
-                concepts[key]["run"].append(entry["doc"])
-                continue
-            item = {**entry, "run": []}
-            concepts[key] = item
-            items.append(item)
+        concept = entry["change"] == "concept"
+        last = last_concept.get(related_key(entry)) if concept else last_version
+        if last is not None and (concept or last["number"] == entry["number"]) \
+                and last["_key"] == same_key(entry["text"]):
+            last["run"].append(entry["doc"])
+            if (entry["number"], entry["text"]) != (last["number"], last["text"]):
+                last["variants"][entry["doc"]] = {"number": entry["number"],
+                                                  "text": entry["text"]}
             continue
-        if entry["change"] == "unchanged" and last_version is not None \
-                and (last_version["number"], _words(last_version["text"])) == (
-                    entry["number"], _words(entry["text"])):
-            last_version["run"].append(entry["doc"])
-            continue
-        last_version = {**entry, "run": []}
-        items.append(last_version)
+        item = {**entry, "run": [], "variants": {}, "_key": same_key(entry["text"])}
+        items.append(item)
+        if concept:
+            last_concept[related_key(entry)] = item
+        else:
+            last_version = item
+    for item in items:
+        del item["_key"]
     return items
 
 
-def _words(text: str) -> str:
-    """The text with its spacing and line breaks made single spaces (hard-wrapped releases
-    break the same words differently)."""
-    return " ".join(text.split())
-
-
-def run_note(item: Row) -> str:
-    """"; unchanged in 14 more editions, cr-2003-07-01 … cr-2009-05-01" for a folded item."""
-    run = item.get("run") or []
-    if not run:
-        return ""
-    verb = "the same" if item["change"] == "concept" else "unchanged"
-    if len(run) == 1:
-        return f"; {verb} in {run[0]}"
-    return f"; {verb} in {len(run)} more editions, {run[0]} … {run[-1]}"
+def related_key(entry: Row) -> tuple[str, str]:
+    """What makes two related texts versions of one: the kind of document ("cr", "rulebook",
+    "rulings": the first part of its id) and the number or term (typography aside)."""
+    return entry["doc"].split("-")[0], same_key(entry["number"])
 
 
 def unfold(items: list[Row]) -> list[tuple[str, str, str]]:
     """(document, number, text) of every edition the folded items stand for, in item order."""
-    return [(doc, item["number"], item["text"]) for item in items
-            for doc in (item["doc"], *item.get("run", []))]
+    out = []
+    for item in items:
+        for doc in (item["doc"], *item["run"]):
+            printed = item["variants"].get(doc, item)
+            out.append((doc, printed["number"], printed["text"]))
+    return out
+
+
+def run_note(item: Row) -> str:
+    """"; unchanged in 14 more editions, cr-2003-07-01 … cr-2009-05-01" for a folded item, and
+    what its variants change: "(cross-references renumbered: rule 721 → 722 → 723;
+    typography in 2)". Empty without a run."""
+    run = item.get("run") or []
+    if not run:
+        return ""
+    verb = "the same" if item["change"] == "concept" else "unchanged"
+    note = (f"; {verb} in {run[0]}" if len(run) == 1
+            else f"; {verb} in {len(run)} more editions, {run[0]} … {run[-1]}")
+    return note + variants_note(item)
+
+
+def variants_note(item: Row) -> str:
+    """" (cross-references renumbered: rule 721 → 722; typography in 2)" for the editions of a
+    run whose text is not the item's; empty when every edition prints the same text."""
+    if not item.get("variants"):
+        return ""
+    printed = [item["variants"].get(doc, item) for doc in (item["doc"], *item["run"])]
+    chains: list[list[str]] = []
+    typography = 0
+    for one, other in pairwise(printed):
+        before, after = one["text"], other["text"]
+        typography += one["number"] != other["number"] \
+            or CITED.sub("§", before) != CITED.sub("§", after)
+        for op in wordiff.opcodes(before, after):
+            old, new = op["old"].strip(PUNCTUATION), op["new"].strip(PUNCTUATION)
+            if op["op"] != "equal" and DASHES.sub("-", old) != DASHES.sub("-", new) \
+                    and CITED.fullmatch(old) and CITED.fullmatch(new):
+                _chain(chains, old, new)
+    parts = []
+    if chains:
+        parts.append("cross-references renumbered: "
+                     + "; ".join(" → ".join(chain) for chain in chains[:3])
+                     + ("; …" if len(chains) > 3 else ""))
+    if typography:
+        parts.append(f"typography in {typography}")
+    return f" ({'; '.join(parts)})" if parts else ""
+
+
+def _chain(chains: list[list[str]], old: str, new: str) -> None:
+    """Add old → new to the chain that ends in `old`, or start one."""
+    for chain in chains:
+        if chain[-1] == old:
+            chain.append(new)
+            return
+    chains.append([old, new])

@@ -1,0 +1,97 @@
+"""What changed from one shown version of a rule to the next, line by line: the rule's own
+text, and for a heading each subrule under it edited, added or removed (matched on their
+words, so a relettering alone is no change). The history in a terminal and on the site
+shows these, not the whole text again.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from difflib import SequenceMatcher
+
+from . import wordiff
+from .fold import same_key
+from .text import key_ratio, normalize
+
+SIMILAR = 0.5  # two lines at least this alike (word ratio) are one line edited
+# a line's number as printed: a rule ("702.19a") or a rulings-summary item ("A.27.Ruling.1")
+LINE_NUMBER = re.compile(r"\d{1,3}(?:\.\d+[a-z]?)?|[A-Z](?:\.[\w-]+)+")
+
+
+@dataclass(frozen=True)
+class LineChange:
+    """One line of a version against the version before it."""
+
+    kind: str  # "edited", "added" or "removed"
+    old_number: str | None
+    new_number: str | None
+    ops: tuple[dict[str, str], ...]  # word opcodes, old text to new (one side empty if added)
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """A version against the one shown before it."""
+
+    own: tuple[dict[str, str], ...] | None  # opcodes of the rule's own text; None: the same
+    lines: tuple[LineChange, ...]  # the lines under a heading that changed
+
+    @property
+    def same(self) -> bool:
+        """Nothing changed but typography and cross-reference numbers."""
+        return self.own is None and not self.lines
+
+
+def split_lines(text: str) -> tuple[str, list[tuple[str | None, str]]]:
+    """A version's own text and its further lines as (number, text) ("702.19a Trample …");
+    the number is None for a line that starts with none (a paragraph of a glossary entry)."""
+    own, *rest = text.split("\n")
+    lines: list[tuple[str | None, str]] = []
+    for line in rest:
+        number, _, body = line.partition(" ")
+        lines.append((number, body) if LINE_NUMBER.fullmatch(number) else (None, line))
+    return own, lines
+
+
+def alike(ops: tuple[dict[str, str], ...] | list[dict[str, str]]) -> float:
+    """The share of words two texts keep in common (0: rewritten, 1: the same words)."""
+    kept = sum(len(op["old"].split()) for op in ops if op["op"] == "equal")
+    total = max(sum(len(op["old"].split()) for op in ops),
+                sum(len(op["new"].split()) for op in ops), 1)
+    return kept / total
+
+
+def compare(before: str, now: str) -> Comparison:
+    """How `now` (a version's text, a heading's with its subtree) differs from `before`."""
+    old_own, old_lines = split_lines(before)
+    new_own, new_lines = split_lines(now)
+    own = None if same_key(old_own) == same_key(new_own) else tuple(
+        wordiff.opcodes(old_own, new_own))
+    keys = ([same_key(text) for _, text in old_lines], [same_key(text) for _, text in new_lines])
+    changed: list[LineChange] = []
+    matcher = SequenceMatcher(None, *keys, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag != "equal":
+            changed.extend(_pair(old_lines[i1:i2], new_lines[j1:j2]))
+    return Comparison(own, tuple(changed))
+
+
+def _pair(old: list[tuple[str | None, str]], new: list[tuple[str | None, str]]) -> list[LineChange]:
+    """The lines of a changed block, in order: alike lines as edits, the rest added or removed."""
+    out: list[LineChange] = []
+    i = j = 0
+    while i < len(old) or j < len(new):
+        if i < len(old) and j < len(new) and key_ratio(
+                normalize(old[i][1]), normalize(new[j][1])) >= SIMILAR:
+            out.append(LineChange("edited", old[i][0], new[j][0],
+                                  tuple(wordiff.opcodes(old[i][1], new[j][1]))))
+            i, j = i + 1, j + 1
+        elif i < len(old) and len(old) - i >= len(new) - j:
+            out.append(LineChange("removed", old[i][0], None,
+                                  tuple(wordiff.opcodes(old[i][1], ""))))
+            i += 1
+        else:
+            out.append(LineChange("added", None, new[j][0],
+                                  tuple(wordiff.opcodes("", new[j][1]))))
+            j += 1
+    return out
