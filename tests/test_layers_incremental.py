@@ -119,11 +119,14 @@ def test_concept_links_of_touched_documents_are_those_computing_all_gives(db, to
 
 def test_a_documents_term_mentions_are_read_through_an_index(bundled_db):
     conn = sqlite3.connect(bundled_db)
-    for sql in ("DELETE FROM term_mentions WHERE document = ?",
-                "SELECT glossary.document FROM term_mentions JOIN glossary ON glossary.id = "
-                "term_mentions.glossary_id WHERE term_mentions.document = ? LIMIT 1"):
+    for sql, index in (("DELETE FROM term_uses WHERE document = ?", "idx_term_uses_document"),
+                       ("SELECT * FROM term_mentions WHERE document = ?",
+                        "idx_term_uses_document"),
+                       ("SELECT * FROM term_mentions WHERE rule_id = ?", "idx_term_uses_rule_id"),
+                       ("SELECT * FROM term_mentions WHERE glossary_id = ?",
+                        "idx_term_spans_term")):
         plan = " ".join(row[-1] for row in conn.execute(f"EXPLAIN QUERY PLAN {sql}", ["x"]))
-        assert "idx_term_mentions_document" in plan, sql
+        assert index in plan, (sql, plan)
 
 
 def test_the_relinked_documents_are_found_by_their_stored_glossary(db):
@@ -131,8 +134,8 @@ def test_the_relinked_documents_are_found_by_their_stored_glossary(db):
                           strict=True)) for row in db.execute(
         "SELECT id, kind, effective_date, glossary_count FROM documents")]
     assert terms._relinked(db, documents, []) == []
-    db.execute("UPDATE term_mentions SET glossary_id = (SELECT min(id) FROM glossary WHERE "
-               "document = 'rulebook-2005') WHERE document = 'cr-2025-06-06-chapter7'")
+    db.execute("UPDATE term_links SET glossary = 'rulebook-2005' "
+               "WHERE document = 'cr-2025-06-06-chapter7'")
     assert terms._relinked(db, documents, []) == ["cr-2025-06-06-chapter7"]
 
 

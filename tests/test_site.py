@@ -41,15 +41,17 @@ def doctored(db_path, tmp_path_factory):
     conn = sqlite3.connect(path)
     rule_id = conn.execute("SELECT id FROM rules WHERE document = 'cr-2025-06-06-chapter7' "
                            "AND number = '702.19d'").fetchone()[0]
-    conn.execute("DELETE FROM term_mentions WHERE rule_id = ?", [rule_id])
+    conn.execute("DELETE FROM term_uses WHERE rule_id = ?", [rule_id])
     hostile = 'Blocked <script>alert("x")</script> & <b>bold</b> creature'
     conn.execute("INSERT INTO texts (id, digest, text) VALUES (-1, ?, ?)",
                  [digest(hostile), hostile])
     conn.execute("UPDATE rule_rows SET text_id = -1 WHERE id = ?", [rule_id])
     trample = conn.execute("SELECT id FROM glossary WHERE document = 'cr-2009-02-01-flattened' "
                            "AND term = 'Trample'").fetchone()[0]
-    conn.execute("INSERT INTO term_mentions (document, glossary_id, rule_id, start, end, text) "
-                 "VALUES ('cr-2025-06-06-chapter7', ?, ?, 0, 7, 'Blocked')", [trample, rule_id])
+    conn.execute("INSERT INTO term_spans (set_id, position, start, end, text, term) "
+                 "VALUES (-1, 0, 0, 7, 'Blocked', 'Trample')")
+    conn.execute("INSERT INTO term_uses (document, rule_id, set_id) "
+                 "VALUES ('cr-2025-06-06-chapter7', ?, -1)", [rule_id])
     conn.execute("UPDATE glossary SET definition = definition || ' <img src=x onerror=alert(1)>' "
                  "WHERE id = ?", [trample])
     conn.execute("INSERT INTO engines (name, kind, path, edition, files, skipped, scanned_at) "

@@ -48,7 +48,7 @@ def trace(path: Path, engine_name: str | None, edition: str | None, fail_on: str
     replaces its rows. For CI: --fail-on, --format sarif; after a renumbering: --fix
     (--write); after a new release: --since.
 
-    Examples:
+    Example:
 
         rulesdb trace ~/src/forge --engine forge --json
 

@@ -11,6 +11,8 @@ from typing import Any
 
 import sqlite_utils
 
+from .views import RULES_VIEW, TERM_MENTIONS_VIEW, view
+
 Columns = dict[str, Any]
 
 DOCUMENT_COLUMNS: Columns = {
@@ -260,24 +262,30 @@ TABLES: dict[str, dict[str, Any]] = {
     # each surface form the terms layer linked to a glossary term ("tapped" → "tap"), once:
     # `rulesdb glossary` finds inflected forms here instead of reading every mention
     "term_forms": {"columns": {"form": str, "term": str}, "pk": ("form", "term")},
-    "term_mentions": {
-        "columns": {
-            "id": int,
-            "document": str,
-            "glossary_id": int,
-            "rule_id": int,
-            "example_id": int,
-            "start": int,
-            "end": int,
-            "text": str,
-        },
+    # term mentions, stored once however many editions repeat them (read through the view
+    # `term_mentions`, TERM_MENTIONS_VIEW): the mentions found in one text form a set, kept
+    # once (term_spans, by the glossary term each names); each rule or example text that has
+    # mentions points at its set (term_uses); each document's glossary is named in
+    # term_links. At full history 2.3 million mentions are 170,000 spans.
+    "term_spans": {
+        "columns": {"id": int, "set_id": int, "position": int, "start": int, "end": int,
+                    "text": str, "term": str},
+        "pk": "id",
+    },
+    "term_uses": {
+        "columns": {"id": int, "document": str, "rule_id": int, "example_id": int,
+                    "set_id": int},
         "pk": "id",
         "foreign_keys": [
             ("document", "documents", "id"),
-            ("glossary_id", "glossary", "id"),
             ("rule_id", "rule_rows", "id"),
             ("example_id", "examples", "id"),
         ],
+    },
+    "term_links": {
+        "columns": {"document": str, "glossary": str},
+        "pk": "document",
+        "foreign_keys": [("document", "documents", "id"), ("glossary", "documents", "id")],
     },
     # enforcement (rulesdb/engine + rulesdb/trace): engines and the rule ids their code cites
     "engines": {
@@ -325,19 +333,11 @@ INDEXES: dict[str, list[tuple[list[str], bool]]] = {
                    (["new_rule_id"], False)],
     "lineages": [(["lineage"], False), (["rule_id"], True)],
     "concept_links": [(["source_rule_id"], False), (["target_rule_id"], False)],
-    # by document: replacing a document's mentions, or finding the glossary they name, would
-    # read every mention of every edition without it
-    "term_mentions": [(["rule_id"], False), (["glossary_id"], False), (["document"], False)],
+    # by document: replacing a document's mentions would read every edition's without it
+    "term_uses": [(["rule_id"], False), (["document"], False), (["set_id"], False)],
+    "term_spans": [(["set_id"], False), (["term"], False)],
     "engine_citations": [(["engine"], False), (["rule_id"], False), (["number"], False)],
 }
-
-# The rules as every reader sees them: the rows with their text looked up. A subquery, not a
-# join: a view that is a join cannot be flattened into a LEFT JOIN of a query that uses it,
-# and SQLite would then materialize every rule of every edition (350,000 at full history).
-RULES_VIEW = """CREATE VIEW rules AS SELECT r.id, r.document, r.number, r.parent, r.parent_id,
-    r.kind, r.title, (SELECT t.text FROM texts t WHERE t.id = r.text_id) AS text, r.marker,
-    r.new, r.position, r.depth, r.span_start, r.span_end
-FROM rule_rows r"""
 
 FTS: dict[str, list[str]] = {
     "rules": ["title", "text"],
@@ -349,18 +349,23 @@ LAYER_TABLES: dict[str, list[str]] = {
     "references": ["references"],
     "keywords": ["keywords"],
     "lineage": ["alignments", "lineages", "concept_links"],
-    "terms": ["term_mentions", "term_forms", "token_cache", "token_cache_version"],
+    "terms": ["term_uses", "term_spans", "term_links", "term_forms", "token_cache",
+              "token_cache_version"],
     "enforcement": ["engines", "engine_citations"],
 }
 
 
 class OutdatedSchema(Exception):
-    """The database was made by a version of rulesdb that stored rule texts in `rules`."""
+    """The database was made by an older rulesdb (rule texts in `rules`, or a term mention
+    stored per edition): it is rebuilt, not updated."""
 
 
 def ensure_schema(db: sqlite_utils.Database, tables: list[str] | None = None) -> None:
     """Create the named tables (default: all, and the view `rules`) with their foreign keys
     and indexes; OutdatedSchema when `rules` is a table of an older version."""
+    if "term_mentions" in db.table_names():
+        raise OutdatedSchema("made by an older rulesdb (a term mention stored per edition); "
+                             "run `rulesdb build` to rebuild it, added editions included")
     if tables is None and "rules" in db.table_names():
         raise OutdatedSchema("made by an older rulesdb (rule texts not yet shared between "
                              "editions); run `rulesdb build` to rebuild it, added editions "
@@ -379,13 +384,9 @@ def ensure_schema(db: sqlite_utils.Database, tables: list[str] | None = None) ->
         for columns, unique in INDEXES.get(name, []):
             db[name].create_index(columns, unique=unique, if_not_exists=True)
     if tables is None:
-        found = db.execute("SELECT sql FROM sqlite_master WHERE type = 'view' AND "
-                           "name = 'rules'").fetchone()
-        if found is None or found[0] != RULES_VIEW:  # missing, or an older version's
-            db.execute("DROP VIEW IF EXISTS rules")
-            db.execute(RULES_VIEW)
-    if tables is None or "term_mentions" in tables:
-        # only the few mentions inside examples: a whole index would be as large as the
-        # rule_id one (30 MB at full history)
-        db.execute("CREATE INDEX IF NOT EXISTS idx_term_mentions_example_id "
-                   "ON term_mentions (example_id) WHERE example_id IS NOT NULL")
+        view(db, "rules", RULES_VIEW)
+    if tables is None or "term_uses" in tables:
+        # only the texts of examples: the rule_id index holds every row already
+        db.execute("CREATE INDEX IF NOT EXISTS idx_term_uses_example_id "
+                   "ON term_uses (example_id) WHERE example_id IS NOT NULL")
+        view(db, "term_mentions", TERM_MENTIONS_VIEW)

@@ -51,7 +51,8 @@ LAYER_ROWS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "alignments": (("old_doc", "new_doc"), ()),
     "lineages": (("document",), ("rule_id",)),
     "concept_links": (("source_doc", "target_doc"), ()),
-    "term_mentions": (("document",), ()),
+    "term_uses": (("document",), ()),
+    "term_links": (("document", "glossary"), ()),
     "engine_citations": (("edition",), ("rule_id",)),
     "document_sources": (("document",), ()),
 }

@@ -1,13 +1,16 @@
 """The terms layer's rows on their way to the database: what `find_all` found (per document,
 its mention rows, made as they are read), handed over by the worker in a SQLite file of its
-own (`spool`), and written to `term_mentions` with the tokens to keep (`finish`)."""
+own (`spool`), and written as mention sets (term_spans, term_uses, term_links: the view
+`term_mentions` reads them as rows) with the tokens to keep (`finish`)."""
 
 from __future__ import annotations
 
+import hashlib
 import os
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from itertools import groupby
 from typing import Any
 
 import sqlite_utils
@@ -93,6 +96,61 @@ def spool(found: Found | dict[str, tuple[str, Rows | list[tuple]]], folder: str)
     return Spooled(path, ranges)
 
 
+class Sets:
+    """Mention sets on their way to term_spans / term_uses: the mentions of one text are a
+    set, stored once under the digest of what it holds, however many editions print it."""
+
+    def __init__(self, db: sqlite_utils.Database) -> None:
+        self.db = db
+        self.known = {row[0] for row in db.execute("SELECT DISTINCT set_id FROM term_spans")}
+        self.terms: dict[str, dict[int, str]] = {}  # per glossary document: id → term
+        self.forms: set[tuple[str, str]] = set()
+
+    def store(self, doc_id: str, source: str, rows: Iterable[tuple]) -> int:
+        """Store a document's mention rows (COLUMNS, grouped by text, each text's in order)
+        linked to the glossary of `source`; how many mentions."""
+        if source not in self.terms:
+            self.terms[source] = dict(self.db.execute(
+                "SELECT id, term FROM glossary WHERE document = ?", [source]).fetchall())
+        terms = self.terms[source]
+        spans_rows: list[tuple] = []
+        uses: list[tuple] = []
+        count = 0
+        for (rule_id, example_id), group in groupby(rows, key=lambda row: (row[2], row[3])):
+            spans = tuple((row[4], row[5], row[6], terms.get(row[1]) or self._term(row[1]))
+                          for row in group)
+            count += len(spans)
+            set_id = _digest(spans)
+            if set_id not in self.known:
+                self.known.add(set_id)
+                spans_rows += [(set_id, at, *span) for at, span in enumerate(spans)]
+                self.forms.update((text.lower(), term.lower()) for _, _, text, term in spans)
+            uses.append((doc_id, rule_id, example_id, set_id))
+        insert_tuples(self.db, "term_spans",
+                      ("set_id", "position", "start", "end", "text", "term"), spans_rows)
+        insert_tuples(self.db, "term_uses", ("document", "rule_id", "example_id", "set_id"),
+                      uses)
+        return count
+
+    def _term(self, glossary_id: int) -> str:
+        """The term of an entry outside the document's glossary (never expected)."""
+        return self.db.execute("SELECT term FROM glossary WHERE id = ?",
+                               [glossary_id]).fetchone()[0]
+
+    def finish(self) -> None:
+        """Drop the sets no text uses any more; record the surface forms of the new ones."""
+        self.db.execute("DELETE FROM term_spans WHERE set_id NOT IN "
+                        "(SELECT set_id FROM term_uses)")
+        self.db.conn.executemany("INSERT OR IGNORE INTO term_forms (form, term) VALUES (?, ?)",
+                                 sorted(self.forms))
+
+
+def _digest(spans: tuple) -> int:
+    """A signed 64-bit digest of a mention set."""
+    value = hashlib.blake2b(repr(spans).encode("utf-8"), digest_size=8).digest()
+    return int.from_bytes(value, "big", signed=True)
+
+
 def finish(db: sqlite_utils.Database, doc_ids: list[str],
            found: dict[str, tuple[str, Rows | list[tuple]]] | Spooled) -> str:
     """Replace the stored mentions of `doc_ids` (and of the documents linked again) with
@@ -105,23 +163,22 @@ def finish(db: sqlite_utils.Database, doc_ids: list[str],
         db.conn.commit()
         db.execute("ATTACH DATABASE ? AS spool", [spooled.path])
     total, linked = 0, []
+    sets = Sets(db)
     try:
         for doc_id in [*doc_ids, *(doc_id for doc_id in sources if doc_id not in doc_ids)]:
-            db.execute("DELETE FROM term_mentions WHERE document = ?", [doc_id])
+            db.execute("DELETE FROM term_uses WHERE document = ?", [doc_id])
+            db.execute("DELETE FROM term_links WHERE document = ?", [doc_id])
             if doc_id not in sources:
                 continue
             source, first, last = sources[doc_id]
-            if spooled:
-                db.execute(f"INSERT INTO term_mentions ({SPOOL_TABLE}) SELECT {SPOOL_TABLE} "
-                           "FROM spool.found WHERE seq BETWEEN ? AND ? ORDER BY seq",
-                           [first, last])
-            else:
-                insert_tuples(db, "term_mentions", COLUMNS, found[doc_id][1])
-            total += last - first + 1
+            rows: Any = (db.execute(f"SELECT {SPOOL_TABLE} FROM spool.found WHERE seq BETWEEN "
+                                    "? AND ? ORDER BY seq", [first, last]) if spooled
+                         else found[doc_id][1])
+            total += sets.store(doc_id, source, rows)
+            db.execute("INSERT INTO term_links (document, glossary) VALUES (?, ?)",
+                       [doc_id, source])
             linked.append((doc_id, source))
-            db.execute("INSERT OR IGNORE INTO term_forms (form, term) SELECT DISTINCT "
-                       "lower(m.text), lower(g.term) FROM term_mentions m JOIN glossary g "
-                       "ON g.id = m.glossary_id WHERE m.document = ?", [doc_id])
+        sets.finish()
         token_cache.make_current(db)
         if spooled:
             db.execute(f"{token_cache.INSERT} SELECT digest, length, bounds FROM spool.kept")

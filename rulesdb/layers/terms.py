@@ -124,7 +124,8 @@ def compute(db: sqlite_utils.Database, doc_ids: list[str]) -> str:
 
 def prepare(db: sqlite_utils.Database, doc_ids: list[str]) -> list[Job]:
     """Read what finding the mentions of `doc_ids` needs (after the references layer)."""
-    ensure_schema(db, ["term_mentions", "token_cache", "token_cache_version"])
+    ensure_schema(db, ["term_spans", "term_uses", "term_links", "term_forms", "token_cache",
+                       "token_cache_version"])
     documents = [dict(zip(("id", "kind", "effective_date", "glossary_count", "covers"), row,
                           strict=True))
                  for row in db.execute(
@@ -164,10 +165,8 @@ def _relinked(db: sqlite_utils.Database, documents: list[dict[str, Any]],
         if doc["id"] in doc_ids:
             continue
         source = glossary_for(documents, doc)
-        stored = db.execute(
-            "SELECT glossary.document FROM term_mentions JOIN glossary "
-            "ON glossary.id = term_mentions.glossary_id WHERE term_mentions.document = ? "
-            "LIMIT 1", [doc["id"]]).fetchone()
+        stored = db.execute("SELECT glossary FROM term_links WHERE document = ?",
+                            [doc["id"]]).fetchone()
         if source is not None and (stored is None or stored[0] != source):
             relinked.append(doc["id"])
     return relinked

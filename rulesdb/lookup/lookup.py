@@ -135,9 +135,13 @@ def glossary_documents(conn: sqlite3.Connection, doc_id: str) -> list[str]:
     own = conn.execute("SELECT 1 FROM glossary WHERE document = ? LIMIT 1", [doc_id]).fetchone()
     if own:
         return [doc_id]
-    return [row[0] for row in conn.execute(
-        "SELECT DISTINCT g.document FROM term_mentions m JOIN glossary g ON g.id = m.glossary_id "
-        "WHERE m.document = ?", [doc_id])]
+    try:
+        return [row[0] for row in conn.execute(
+            "SELECT glossary FROM term_links WHERE document = ?", [doc_id])]
+    except sqlite3.OperationalError:  # a database built before term_links existed
+        return [row[0] for row in conn.execute(
+            "SELECT DISTINCT g.document FROM term_mentions m JOIN glossary g "
+            "ON g.id = m.glossary_id WHERE m.document = ?", [doc_id])]
 
 
 def _entries(conn: sqlite3.Connection, docs: list[str] | None,

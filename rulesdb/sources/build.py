@@ -166,6 +166,9 @@ def _build(db_path: Path, sources_dir: Path, catalog_path: Path | None,
         on_step("full-text search", total)
         db.execute("ANALYZE")
         db.conn.commit()
+        # indexes filled row by row keep pages part empty: rewritten packed, the full history
+        # takes 240 MB instead of 250 (1 s)
+        db.execute("VACUUM")
         db.close()
         os.replace(temp_path, db_path)
     finally:
