@@ -384,3 +384,19 @@ def test_serve_rejects_a_bad_port():
 def test_urls_are_stable_for_any_database_file_name(ds):
     assert urlsplit(rows(ds, "rule", number="702.19", edition="")[0]["url"]).path == \
         "/cr-2025-06-06-chapter7/702.19"
+
+
+def test_search_at_full_history_shows_each_wording_once_by_its_newest_edition(history_db):
+    """110 editions print 'Trample': the page lists it once, by the newest, and says where
+    else; a rule number goes to its rule."""
+    full = make_datasette(history_db)
+    page = get(full, "/search?q=trample").text
+    hits = re.findall(r'<li><a href="(/[^"]+)">[^<]*</a> <span class="meta">(\w+)', page)
+    assert len(hits) == len(set(hits)) > 10  # an example links to its rule's page
+    links = [link for link, _ in hits]
+    numbers = [link.rsplit("/", 1)[1] for link in links if "/glossary/" not in link]
+    assert numbers.count("702.19") == 1 and "/cr-2026-01-16/702.19" in links
+    assert "/cr-2026-01-16/glossary/trample" in links
+    assert re.search(r"the same in \d+ more editions, cr-20\d\d-\d\d-\d\d … cr-2025-11-14", page)
+    found = asyncio.run(full.client.get("/search?q=702.19b"))
+    assert found.status_code == 302 and found.headers["location"] == "/cr-2026-01-16/702.19b"

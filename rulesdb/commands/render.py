@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from ..lookup.lookup import HIT_END, HIT_START
+from ..lookup.lookup import HIT_END, HIT_START, also_in, oldest
 from .common import wrap
 
 Row = dict[str, Any]
@@ -139,27 +139,6 @@ def search_lines(query: str, hits: list[Row], fmt: str) -> list[str]:
     return lines
 
 
-def _oldest(docs: list[str]) -> str:
-    """The oldest of document ids: CR ids sort by their date; another kind comes last."""
-    return min(docs, key=lambda doc: (not doc.startswith("cr-"), doc))
-
-
-def also_in(hit: Row) -> str:
-    """"; the same in 47 more editions, cr-2003-03-15 … cr-2025-11-14" for a folded hit."""
-    others = hit.get("also_in") or []
-    same = ""
-    if len(others) == 1:
-        same = f"; the same in {others[0]}"
-    elif others:
-        same = f"; the same in {len(others)} more editions, {others[-1]} … {others[0]}"
-    wordings = hit.get("other_wordings") or []
-    if wordings:
-        docs = [doc for wording in wordings for doc in wording]
-        same += (f"; {len(wordings)} other wording{'s' if len(wordings) > 1 else ''} "
-                 f"back to {_oldest(docs)}")
-    return same
-
-
 def glossary_lines(result: Row, fmt: str, every: bool = False) -> list[str]:
     """Glossary entries with how each matched the query: the newest wording of each term
     with a line on its earlier ones, or (`every`) each wording."""
@@ -180,7 +159,7 @@ def glossary_lines(result: Row, fmt: str, every: bool = False) -> list[str]:
             docs = [doc for hit in older for doc in (hit["document"], *hit.get("also_in", []))]
             lines.append(f"{'' if md else '  '}earlier: {len(older)} other wording"
                          f"{'s' if len(older) > 1 else ''} in {len(docs)} document"
-                         f"{'s' if len(docs) > 1 else ''}, back to {_oldest(docs)} "
+                         f"{'s' if len(docs) > 1 else ''}, back to {oldest(docs)} "
                          "(--all shows each)")
         if md:
             lines.append("")

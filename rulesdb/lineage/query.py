@@ -41,12 +41,15 @@ def compute_changes(conn: sqlite3.Connection, old_doc: str, new_doc: str) -> lis
 
 
 def stored_changes(conn: sqlite3.Connection, old_doc: str, new_doc: str) -> list[Change] | None:
-    """The alignment the layer stored for this pair, or None."""
+    """The changes (unchanged rules left out) of the alignment the layer stored for this
+    pair, or None when it stored none."""
+    if conn.execute("SELECT 1 FROM alignments WHERE old_doc = ? AND new_doc = ? LIMIT 1",
+                    [old_doc, new_doc]).fetchone() is None:
+        return None
     rows = conn.execute(
         "SELECT change, old_number, new_number, similarity, detail FROM alignments "
-        "WHERE old_doc = ? AND new_doc = ? ORDER BY id", [old_doc, new_doc]).fetchall()
-    if not rows:
-        return None
+        "WHERE old_doc = ? AND new_doc = ? AND change != 'unchanged' ORDER BY id",
+        [old_doc, new_doc]).fetchall()
     return [Change(op, old, new, similarity,
                    bool(detail and json.loads(detail).get("citations_only")))
             for op, old, new, similarity, detail in rows]
@@ -61,8 +64,10 @@ def in_section(number: str | None, section: str) -> bool:
 
 
 def diff(conn: sqlite3.Connection, old_doc: str, new_doc: str,
-         section: str | None = None) -> Row:
-    """The public diff shape: old, new, counts, changes (unchanged left out)."""
+         section: str | None = None, words: bool = True) -> Row:
+    """The public diff shape: old, new, counts, changes (unchanged left out); without `words`,
+    edits carry their two texts but not their word-level opcodes (a page computes them for
+    the edits it shows)."""
     changes = stored_changes(conn, old_doc, new_doc)
     source = "stored"
     if changes is None:
@@ -70,9 +75,8 @@ def diff(conn: sqlite3.Connection, old_doc: str, new_doc: str,
     changes = [c for c in changes if c.op != "unchanged"]
     if section:
         changes = [c for c in changes if in_section(c.old, section) or in_section(c.new, section)]
-    texts = {(doc, number): (text, parent) for doc, number, text, parent in conn.execute(
-        "SELECT document, number, text, parent FROM rules WHERE document IN (?, ?)",
-        [old_doc, new_doc])}
+    texts = {**_texts(conn, old_doc, [c.old for c in changes]),
+             **_texts(conn, new_doc, [c.new for c in changes])}
     items = []
     for change in changes:
         item: Row = {"op": change.op, "old": change.old, "new": change.new,
@@ -80,7 +84,8 @@ def diff(conn: sqlite3.Connection, old_doc: str, new_doc: str,
         old_text = texts.get((old_doc, change.old), (None, None))[0]
         new_text = texts.get((new_doc, change.new), (None, None))[0]
         if change.op in ("edited", "renumbered_edited", "split", "merged"):
-            item["words"] = wordiff.opcodes(old_text or "", new_text or "")
+            if words:
+                item["words"] = wordiff.opcodes(old_text or "", new_text or "")
             item["old_text"], item["new_text"] = old_text, new_text
         elif change.op in ("added", "removed", "outside_coverage"):
             item["text"] = old_text if change.old else new_text
@@ -94,6 +99,20 @@ def diff(conn: sqlite3.Connection, old_doc: str, new_doc: str,
     counts = Counter(item["op"] for item in items)
     return {"old": old_doc, "new": new_doc, "alignment": source,
             "counts": {op: counts[op] for op in OP_ORDER if counts[op]}, "changes": items}
+
+
+def _texts(conn: sqlite3.Connection, doc_id: str,
+           numbers: list[str | None]) -> dict[tuple[str, str], tuple[str, str | None]]:
+    """(doc, number) → (text, parent) of the rules of `doc_id` the changes name: only those,
+    since a diff of consecutive editions names a few hundred of their 3,000 rules."""
+    wanted = sorted({number for number in numbers if number})
+    found = {}
+    for at in range(0, len(wanted), 500):
+        chunk = wanted[at:at + 500]
+        found.update(((doc_id, number), (text, parent)) for number, text, parent in conn.execute(
+            f"SELECT number, text, parent FROM rules WHERE document = ? AND number IN "
+            f"({','.join('?' * len(chunk))})", [doc_id, *chunk]))
+    return found
 
 
 def find_concept_rule(conn: sqlite3.Connection, name: str, doc_id: str | None) -> Row | None:

@@ -65,7 +65,7 @@ FOLD_ROWS = 20_000  # at most this many matching rows are read to fold editions 
 
 
 def _search(conn: sqlite3.Connection, match: str, doc_id: str | None, limit: int) -> list[Row]:
-    hits: list[Row] = []
+    found: list[tuple[str, list[sqlite3.Row], list[list[sqlite3.Row]], float]] = []
     for table, (weights, label) in SEARCH_TABLES.items():
         where = f"{table}_fts MATCH ?" + (" AND t.document = ?" if doc_id else "")
         text = "t.definition" if table == "glossary" else "t.text"
@@ -80,24 +80,32 @@ def _search(conn: sqlite3.Connection, match: str, doc_id: str | None, limit: int
             rows = conn.execute(sql, params).fetchall()
         except sqlite3.OperationalError:
             continue  # a table without full-text index (an old database) has no hits
-        for group, wordings, score in _by_label(_fold(rows))[:limit]:
-            row = group[0]
-            kind = {"rules": "ruling" if row["doc_kind"] == "rulings_summary" else "rule",
-                    "examples": "example", "glossary": "glossary"}[table]
-            snippet = conn.execute(
-                f"SELECT snippet({table}_fts, -1, '{HIT_START}', '{HIT_END}', '…', 16) "
-                f"FROM {table}_fts WHERE {table}_fts MATCH ? AND rowid = ?",
-                [match, row["id"]]).fetchone()[0]
-            hits.append({"kind": kind, "document": row["document"],
-                         "number" if table != "glossary" else "term": row["label"],
-                         "score": round(score, 3), "snippet": snippet,
-                         "also_in": [other["document"] for other in group[1:]],
-                         "other_wordings": [[other["document"] for other in wording]
-                                            for wording in wordings]})
+        found += [(table, *hit) for hit in _by_label(_fold(rows))[:limit]]
     # the glossary entry named exactly by the query first: what a judge asking "trample" wants
     exact = match.strip('"').lower()
-    hits.sort(key=lambda h: (h["kind"] != "glossary" or h["term"].lower() != exact, h["score"]))
-    return hits[:limit]
+    found.sort(key=lambda hit: (hit[0] != "glossary" or hit[1][0]["label"].lower() != exact,
+                                hit[3]))
+    found = found[:limit]
+    snippets: dict[tuple[str, int], str] = {}
+    for table in SEARCH_TABLES:  # only for the hits shown, one query per table
+        ids = [group[0]["id"] for kind, group, _, _ in found if kind == table]
+        if ids:
+            snippets.update(((table, rowid), snippet) for rowid, snippet in conn.execute(
+                f"SELECT rowid, snippet({table}_fts, -1, '{HIT_START}', '{HIT_END}', '…', 16) "
+                f"FROM {table}_fts WHERE {table}_fts MATCH ? AND rowid IN "
+                f"({','.join('?' * len(ids))})", [match, *ids]))
+    hits: list[Row] = []
+    for table, group, wordings, score in found:
+        row = group[0]
+        kind = {"rules": "ruling" if row["doc_kind"] == "rulings_summary" else "rule",
+                "examples": "example", "glossary": "glossary"}[table]
+        hits.append({"kind": kind, "document": row["document"],
+                     "number" if table != "glossary" else "term": row["label"],
+                     "score": round(score, 3), "snippet": snippets[table, row["id"]],
+                     "also_in": [other["document"] for other in group[1:]],
+                     "other_wordings": [[other["document"] for other in wording]
+                                        for wording in wordings]})
+    return hits
 
 
 def _by_label(groups: list[list[sqlite3.Row]]) -> list[tuple[list[sqlite3.Row],
@@ -128,6 +136,27 @@ def _fold(rows: list[sqlite3.Row]) -> list[list[sqlite3.Row]]:
     for group in folded:
         group.sort(key=lambda row: (row["date"] or "", not row["partial"]), reverse=True)
     return folded
+
+
+def oldest(docs: list[str]) -> str:
+    """The oldest of document ids: CR ids sort by their date; another kind comes last."""
+    return min(docs, key=lambda doc: (not doc.startswith("cr-"), doc))
+
+
+def also_in(hit: Row) -> str:
+    """"; the same in 47 more editions, cr-2003-03-15 … cr-2025-11-14" for a folded hit."""
+    others = hit.get("also_in") or []
+    same = ""
+    if len(others) == 1:
+        same = f"; the same in {others[0]}"
+    elif others:
+        same = f"; the same in {len(others)} more editions, {others[-1]} … {others[0]}"
+    wordings = hit.get("other_wordings") or []
+    if wordings:
+        docs = [doc for wording in wordings for doc in wording]
+        same += (f"; {len(wordings)} other wording{'s' if len(wordings) > 1 else ''} "
+                 f"back to {oldest(docs)}")
+    return same
 
 
 def glossary_documents(conn: sqlite3.Connection, doc_id: str) -> list[str]:

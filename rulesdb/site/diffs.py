@@ -44,7 +44,7 @@ def _diff(conn: sqlite3.Connection, old: str, new: str) -> Row:
     path = conn.execute("PRAGMA database_list").fetchone()[2]
     key = (path, old, new)
     if key not in _CACHE:
-        _CACHE[key] = lineage_query.diff(conn, old, new)
+        _CACHE[key] = lineage_query.diff(conn, old, new, words=False)
         while len(_CACHE) > CACHE_SIZE:
             _CACHE.popitem(last=False)
     _CACHE.move_to_end(key)

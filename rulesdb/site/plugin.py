@@ -29,8 +29,10 @@ from datasette.utils.asgi import NotFound, Response
 from jinja2 import ChoiceLoader, FileSystemLoader
 from markupsafe import Markup, escape
 
+from ..lookup import lookup, query
+from ..lookup.lookup import HIT_END, HIT_START, also_in
 from . import diffs, pages
-from .render import highlight, slug
+from .render import glossary_url, highlight, rule_url, slug
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 DOC_ID = r"[a-z]+(?:-[a-z]+)*-\d{4}(?:-\d{2}){0,2}(?:-[a-z][a-z0-9]*)?"
@@ -129,22 +131,32 @@ async def diff(datasette: Any, request: Any) -> Response:
     return await _page(datasette, request, "rulesdb_diff.html", data)
 
 
+SEARCH_LIMIT = 50
+
+
 async def search(datasette: Any, request: Any) -> Response:
-    """Runs the `search` canned query of the metadata, so the page and the query agree."""
+    """Search as `rulesdb search` does: the editions that say the same folded into one hit
+    (shown by the newest), a rule number taken to its rule. The canned query `search` stays
+    for SQL, one row per edition."""
     db = _db(datasette)
     q = (request.args.get("q") or "").strip()
     doc = request.args.get("doc") or ""
-    results: list[dict] = []
-    error = None
-    if q:
-        query = await datasette.get_canned_query(db.name, "search", None)
-        try:
-            found = await db.execute(query["sql"], {"q": q, "edition": doc})
-        except Exception as exc:  # an FTS syntax the escaping cannot rescue, or a time-out
-            error = str(exc)
-        else:
-            results = [dict(row, html=highlight(row["snippet"] or "")) for row in found.rows]
-    context = {"q": q, "doc": doc, "results": results, "error": error,
+
+    def find(conn: Any) -> Any:
+        if lookup.looks_like_rule_number(q):
+            rule = query.find_rule(conn, q, doc or None)
+            if rule is not None:
+                return rule_url(rule["document"], rule["number"])
+        return [dict(hit, html=highlight(hit["snippet"], HIT_START, HIT_END),
+                     note=also_in(hit).lstrip("; "),
+                     url=(glossary_url(hit["document"], hit["term"]) if hit["kind"] == "glossary"
+                          else rule_url(hit["document"], hit["number"])))
+                for hit in lookup.search(conn, q, doc or None, SEARCH_LIMIT)]
+
+    found = await db.execute_fn(find) if q else []
+    if isinstance(found, str):
+        return Response.redirect(found)
+    context = {"q": q, "doc": doc, "results": found, "limit": SEARCH_LIMIT,
                "documents": await db.execute_fn(pages.documents)}
     return await _page(datasette, request, "rulesdb_search.html", context)
 
