@@ -102,6 +102,9 @@ def variants_note(item: Row) -> str:
     typography = 0
     for one, other in pairwise(printed):
         before, after = one["text"], other["text"]
+        if before == after:  # most editions of a run: the same text, nothing to note
+            typography += one["number"] != other["number"]
+            continue
         typography += one["number"] != other["number"] \
             or CITED.sub("§", before) != CITED.sub("§", after)
         for op in wordiff.opcodes(before, after):
