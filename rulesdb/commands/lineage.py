@@ -52,12 +52,13 @@ def diff(old: str, new: str, section: str | None, renumbered: bool, fmt: str, co
         rulesdb diff cr-2023-10-13 cr-2025-02-07 --renumbered --format csv
     """
     from ..lineage import query as lineage_query
+    from ..lineage.renumbered import renumbered as renumbered_rules
 
     conn = open_db(db_path)
     for doc_id in (old, new):
         check_document(conn, doc_id)
     if renumbered:
-        moved = lineage_query.renumbered(conn, old, new, section)
+        moved = renumbered_rules(conn, old, new, section)
         if as_json:
             echo_json(moved)
         else:
@@ -178,9 +179,9 @@ def _renumbered_html(moved: dict[str, Any]) -> str:
 
 
 def _renumbered_csv(moved: dict[str, Any]) -> str:
-    return _csv(["old", "new", "edited", "set_by_hand", "note"], (
-        [c["old"], c["new"], "yes" if c["edited"] else "", _yes(c), c.get("note", "")]
-        for c in moved["renumbered"]))
+    from ..lineage.renumbered import as_csv
+
+    return as_csv(moved)
 
 
 renumbered_formats = {"text": _renumbered_text, "markdown": _renumbered_markdown,

@@ -14,7 +14,7 @@ from collections import Counter
 from typing import Any
 
 from ..lookup.query import find_rule
-from ..numbers import natural_key, normalize_number
+from ..numbers import normalize_number
 from . import overrides, wordiff
 from .align import Change, Coverage, RuleRec, align
 
@@ -72,6 +72,15 @@ def hand_mark(change: Change) -> Row:
     return {}
 
 
+def alignment(conn: sqlite3.Connection, old_doc: str, new_doc: str) -> tuple[list[Change], str]:
+    """The alignment of two documents and where it comes from: "stored" by the layer, else
+    "computed" now."""
+    changes = stored_changes(conn, old_doc, new_doc)
+    if changes is None:
+        return compute_changes(conn, old_doc, new_doc), "computed"
+    return changes, "stored"
+
+
 def in_section(number: str | None, section: str) -> bool:
     """Whether `number` is `section` or lies under it (702 → 702.19a; 702.19 → 702.19a)."""
     if not number:
@@ -83,10 +92,7 @@ def in_section(number: str | None, section: str) -> bool:
 def diff(conn: sqlite3.Connection, old_doc: str, new_doc: str,
          section: str | None = None) -> Row:
     """The public diff shape: old, new, counts, changes (unchanged left out)."""
-    changes = stored_changes(conn, old_doc, new_doc)
-    source = "stored"
-    if changes is None:
-        changes, source = compute_changes(conn, old_doc, new_doc), "computed"
+    changes, source = alignment(conn, old_doc, new_doc)
     changes = [c for c in changes if c.op != "unchanged"]
     if section:
         changes = [c for c in changes if in_section(c.old, section) or in_section(c.new, section)]
@@ -115,25 +121,6 @@ def diff(conn: sqlite3.Connection, old_doc: str, new_doc: str,
     counts = Counter(item["op"] for item in items)
     return {"old": old_doc, "new": new_doc, "alignment": source,
             "counts": {op: counts[op] for op in OP_ORDER if counts[op]}, "changes": items}
-
-
-RENUMBERED = ("renumbered", "renumbered_edited")
-
-
-def renumbered(conn: sqlite3.Connection, old_doc: str, new_doc: str,
-               section: str | None = None) -> Row:
-    """Every rule that `new_doc` numbers otherwise than `old_doc` (edited or not), in the old
-    numbers' order: {"old", "new", "alignment", "renumbered": [{"old", "new", "edited"}]}."""
-    changes = stored_changes(conn, old_doc, new_doc)
-    source = "stored"
-    if changes is None:
-        changes, source = compute_changes(conn, old_doc, new_doc), "computed"
-    moved = [c for c in changes if c.op in RENUMBERED and c.old and c.new
-             and (not section or in_section(c.old, section) or in_section(c.new, section))]
-    moved.sort(key=lambda c: natural_key(c.old or ""))
-    return {"old": old_doc, "new": new_doc, "alignment": source, "renumbered": [
-        {"old": c.old, "new": c.new, "edited": c.op == "renumbered_edited", **hand_mark(c)}
-        for c in moved]}
 
 
 def find_concept_rule(conn: sqlite3.Connection, name: str, doc_id: str | None) -> Row | None:

@@ -23,7 +23,7 @@ from ..db.writelock import writing
 from ..errors import InputError
 from ..layers import lineage
 from ..lineage.overrides import Override, edited_text, format_line, parse, stored
-from ..lineage.query import compute_changes, hand_mark, stored_changes
+from ..lineage.query import alignment, hand_mark
 from .overrides import check, store
 
 HEADER = """\
@@ -120,9 +120,7 @@ def _file_text(conn: sqlite3.Connection, path: Path) -> str:
 
 def _naming(conn: sqlite3.Connection, override: Override) -> list[dict[str, Any]]:
     """The changes of the two editions' alignment that name either rule."""
-    changes = stored_changes(conn, *override.pair)
-    if changes is None:
-        changes = compute_changes(conn, *override.pair)
+    changes, _ = alignment(conn, *override.pair)
     return [{"op": c.op, "old": c.old, "new": c.new, "similarity": round(c.similarity, 3),
              **hand_mark(c)}
             for c in changes if c.old == override.old_number or c.new == override.new_number]
