@@ -74,9 +74,12 @@ def align(rules: tuple[str, ...], unlink: bool, remove: bool, note: str, listing
                    "before": report.before, "after": report.after, "status": report.status,
                    "file": str(path), "db": str(db_path), "seconds": round(report.seconds, 3)})
         return
-    verb = "removed" if remove else "set by hand"
-    click.echo(f"{override.describe()}: {verb}" + (f" ({override.note})" if override.note
-                                                    and not remove else ""))
+    if remove:
+        click.echo(f"override of {override.old_doc} {override.old_number} and "
+                   f"{override.new_doc} {override.new_number}: removed")
+    else:
+        click.echo(f"{override.describe()}: set by hand"
+                   + (f" ({override.note})" if override.note else ""))
     for replaced in report.replaced:
         if replaced.key != override.key or replaced.link != override.link:
             click.echo(f"  replaces {replaced.describe()}")

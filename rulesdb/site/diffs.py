@@ -4,6 +4,7 @@ word-level differences (`rulesdb.lineage.wordiff`): the site shows what `rulesdb
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from collections import OrderedDict
 from typing import Any
@@ -22,7 +23,7 @@ PAGE_SIZE = 100
 # only counted (a chapter-7 edition against a chapters-1-6 one has a thousand of them).
 HIDDEN_BY_DEFAULT = ("outside_coverage",)
 # Diffs computed on the fly are kept: the database is immutable, so they never go stale.
-_CACHE: OrderedDict[tuple[str, str, str, str], Row] = OrderedDict()
+_CACHE: OrderedDict[tuple[Any, ...], Row] = OrderedDict()
 CACHE_SIZE = 16
 
 
@@ -41,10 +42,20 @@ def pairs(conn: sqlite3.Connection) -> list[Row]:
     return found
 
 
+def database_key(conn: sqlite3.Connection) -> tuple[str, int, int]:
+    """Which database file `conn` reads: its path, and which file is there (an add while the
+    site runs puts another file at the same path)."""
+    path = conn.execute("PRAGMA database_list").fetchone()[2]
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return path, 0, 0
+    return path, stat.st_ino, stat.st_mtime_ns
+
+
 def _cached(conn: sqlite3.Connection, kind: str, old: str, new: str) -> Row:
     """The diff (or renumbering list) of two documents, kept for the next request."""
-    path = conn.execute("PRAGMA database_list").fetchone()[2]
-    key = (path, old, new, kind)
+    key = (*database_key(conn), old, new, kind)
     if key not in _CACHE:
         make = lineage_query.diff if kind == "diff" else renumbered
         _CACHE[key] = make(conn, old, new)

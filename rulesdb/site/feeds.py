@@ -4,7 +4,8 @@ what it changed and a link to its diff) and each rule's history
 
 Ids are `urn:uuid:` names derived from what an entry stands for (an edition, a version of a
 rule), so they stay the same across rebuilds and wherever the site is served; links are
-absolute, made from the request.
+absolute, made from the request. The feed of releases is the same for every request to one
+database file and address, so it is made once for each (feed readers poll it).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import html
 import sqlite3
 import uuid
 import xml.etree.ElementTree as ET
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
@@ -174,10 +176,26 @@ def _absolute(datasette: Any, request: Any) -> Url:
     return lambda path: datasette.absolute_url(request, path)
 
 
+_MADE: OrderedDict[tuple[Any, ...], str] = OrderedDict()
+MADE_SIZE = 4
+
+
+def cached_changes_feed(conn: sqlite3.Connection, url: Url) -> str:
+    """`changes_feed`, made once per database file and site address."""
+    key = (*diffs.database_key(conn), url("/"))
+    if key not in _MADE:
+        _MADE[key] = changes_feed(conn, url)
+        while len(_MADE) > MADE_SIZE:
+            _MADE.popitem(last=False)
+    _MADE.move_to_end(key)
+    return _MADE[key]
+
+
 async def changes(datasette: Any, request: Any) -> Response:
     """/changes.atom"""
     url = _absolute(datasette, request)
-    body = await datasette.get_database().execute_fn(lambda conn: changes_feed(conn, url))
+    body = await datasette.get_database().execute_fn(
+        lambda conn: cached_changes_feed(conn, url))
     return Response(body, content_type=CONTENT_TYPE)
 
 
