@@ -224,3 +224,22 @@ def test_the_hand_set_texts_are_the_editions_texts(db):
     result = run("diff", A, B, "--db", str(db), "--json")
     change = naming(json.loads(result.output)["changes"], "702.19a")[0]
     assert (change["old_text"], change["new_text"]) == (TRAMPLE_A, TRAMPLE_B)
+
+
+def test_add_with_a_wrong_override_is_refused_and_changes_nothing(tmp_path):
+    db = make_db(tmp_path, only=[A])
+    before = db.read_bytes()
+    (tmp_path / "overrides.txt").write_text(f"# one\n\n{A} 702.19a = {B} 702.99  # typo\n")
+    result = run("add", str(write_releases(tmp_path, [B])[0]), "--db", str(db),
+                 "--overrides", str(tmp_path / "overrides.txt"))
+    assert result.exit_code == 2
+    assert result.output.strip() == (
+        f"Error: {tmp_path / 'overrides.txt'}, line 3: no rule 702.99 in {B}")
+    assert db.read_bytes() == before
+
+
+def test_align_without_a_database_says_how_to_make_one(tmp_path):
+    result = align(tmp_path / "none.db", A, "702.19a", B, "702.19a")
+    assert result.exit_code == 2
+    assert "no database here; run `rulesdb build` first" in result.output
+    assert not (tmp_path / "overrides.txt").exists()
