@@ -4,7 +4,6 @@ three small releases (and on the full history for what must hold at its size).""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import sqlite3
 import xml.etree.ElementTree as ET
@@ -15,6 +14,7 @@ import pytest
 from rulesdb.site.serve import make_datasette
 
 from edition_helpers import make_db, run
+from test_site import get
 
 A, B, C = "cr-2024-01-01", "cr-2024-06-01", "cr-2025-01-01"
 NS = {"a": "http://www.w3.org/2005/Atom"}
@@ -29,13 +29,6 @@ def db(tmp_path_factory):
 @pytest.fixture(scope="module")
 def ds(db):
     return make_datasette(db)
-
-
-def get(ds, *paths):
-    async def fetch():
-        return [await ds.client.get(path) for path in paths]
-    found = asyncio.run(fetch())
-    return found if len(paths) > 1 else found[0]
 
 
 def atom(response) -> ET.Element:
