@@ -194,3 +194,17 @@ def test_feeds_and_release_notes_at_full_history(history_db):
     page = get(site, "/cr-2025-02-07")
     notes = page.text[page.text.index('<section class="release-notes">'):]
     assert notes.count("words changed") == 10
+
+
+def test_a_database_made_before_the_counts_serves_its_pages_without_notes(db, tmp_path):
+    old = tmp_path / "old.db"
+    old.write_bytes(db.read_bytes())
+    conn = sqlite3.connect(old)
+    conn.execute("DROP TABLE edition_edits")
+    conn.execute("DROP TABLE edition_changes")
+    conn.commit()
+    conn.close()
+    site = make_datasette(old)
+    page = get(site, f"/{B}")
+    assert page.status_code == 200 and 'class="release-notes"' not in page.text
+    assert entries(atom(get(site, "/changes.atom"))) == []

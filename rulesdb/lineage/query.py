@@ -72,6 +72,12 @@ def hand_mark(change: Change) -> Row:
     return {}
 
 
+def _detail_mark(detail: str | None) -> Row:
+    """`hand_mark` of a stored alignment row's detail."""
+    extra = json.loads(detail) if detail else {}
+    return {"set_by_hand": True, "note": extra["note"]} if extra.get("set_by_hand") else {}
+
+
 def alignment(conn: sqlite3.Connection, old_doc: str, new_doc: str) -> tuple[list[Change], str]:
     """The alignment of two documents and where it comes from: "stored" by the layer, else
     "computed" now."""
@@ -195,7 +201,7 @@ def _versions(conn: sqlite3.Connection, members: list[int]) -> list[Row]:
         if previous is not None:
             change, detail = incoming.get(row["id"], ("aligned", None))
             entry["change"] = change
-            entry.update(hand_mark(_stored_change(change, None, None, 0.0, detail)))
+            entry.update(_detail_mark(detail))
             link = bridged.get((previous["document"], previous["number"],
                                 row["document"], row["number"]))
             if link is not None and change == "aligned":

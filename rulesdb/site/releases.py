@@ -27,9 +27,18 @@ def _counts(row: Row) -> dict[str, int]:
     return {op: row[op] for op in LABELS if row.get(op)}
 
 
+def _counted(conn: sqlite3.Connection) -> bool:
+    """Whether the lineage layer counted changes in this database (one made by an older
+    rulesdb has no such table: its pages show no release notes)."""
+    return conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'edition_edits'").fetchone() \
+        is not None
+
+
 def editions(conn: sqlite3.Connection) -> list[Row]:
     """The CR editions of the chain, newest first, each with `notes` (see `release_notes`;
     None for the oldest) and its page URL. Three queries, however many editions."""
+    if not _counted(conn):
+        return []
     found = rows(conn, "SELECT d.id, d.title, d.effective_date, d.rule_count, c.* "
                        "FROM documents d LEFT JOIN edition_changes c ON c.new_doc = d.id "
                        "WHERE d.kind = 'comprehensive_rules' AND d.superseded_by IS NULL "
@@ -48,6 +57,8 @@ def editions(conn: sqlite3.Connection) -> list[Row]:
 def release_notes(conn: sqlite3.Connection, doc_id: str) -> Row | None:
     """What `doc_id` changed against the edition before it: counts, a sentence, the largest
     edits with their pages; None when it has no stored predecessor."""
+    if not _counted(conn):
+        return None
     found = rows(conn, "SELECT * FROM edition_changes WHERE new_doc = ?", [doc_id])
     if not found:
         return None
