@@ -133,6 +133,8 @@ def detail(change: Change) -> str | None:
                            **({"citations_only": True} if change.citations_only else {})},
                           ensure_ascii=False)
     return CITATIONS_ONLY if change.citations_only else None
+
+
 ALIGNMENT_COLUMNS = ("old_doc", "new_doc", "old_rule_id", "new_rule_id", "old_number",
                      "new_number", "change", "similarity", "detail")
 

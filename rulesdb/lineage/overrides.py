@@ -97,9 +97,7 @@ def parse(text: str, path: Path | str) -> list[Override]:
         for field in ("old", "new"):
             if not NUMBER.fullmatch(match[field].rstrip(".")):
                 raise InputError(f"{where}: {match[field]!r} is not a rule number")
-        override = Override(match["old_doc"], match["old"].rstrip("."), match["new_doc"],
-                            match["new"].rstrip("."), match["op"] == "=",
-                            (match["note"] or "").strip(), number)
+        override = _from_match(match, number)
         if override.old_doc == override.new_doc:
             raise InputError(f"{where}: both rules are in {override.old_doc}")
         earlier = next((o for o in found if o.clashes(override)), None)
@@ -108,6 +106,12 @@ def parse(text: str, path: Path | str) -> list[Override]:
                              f"({earlier.describe()})")
         found.append(override)
     return found
+
+
+def _from_match(match: re.Match[str], line: int | None = None) -> Override:
+    return Override(match["old_doc"], match["old"].rstrip("."), match["new_doc"],
+                    match["new"].rstrip("."), match["op"] == "=", (match["note"] or "").strip(),
+                    line)
 
 
 def read(path: Path) -> list[Override] | None:
@@ -135,8 +139,7 @@ def edited_text(text: str, override: Override, remove: bool = False) -> str:
         stripped = line.strip()
         match = LINE.fullmatch(stripped) if stripped and not stripped.startswith("#") else None
         if match:
-            other = Override(match["old_doc"], match["old"].rstrip("."), match["new_doc"],
-                             match["new"].rstrip("."), match["op"] == "=")
+            other = _from_match(match)
             if (other.key == override.key if remove else other.clashes(override)):
                 if not placed:
                     kept.append(format_line(override))
