@@ -208,3 +208,10 @@ def test_a_database_made_before_the_counts_serves_its_pages_without_notes(db, tm
     page = get(site, f"/{B}")
     assert page.status_code == 200 and 'class="release-notes"' not in page.text
     assert entries(atom(get(site, "/changes.atom"))) == []
+
+
+def test_the_home_page_and_the_diff_chooser_say_what_each_pair_changed(ds):
+    for page in get(ds, "/", "/diff"):
+        assert (f'<a href="/diff/{A}/{B}">{A} → {B}</a> (2 edited, 4 renumbered, 2 added, '
+                "1 removed)") in page.text
+        assert f'<a href="/diff/{B}/{C}">{B} → {C}</a> (1 edited, 1 added)' in page.text

@@ -23,8 +23,17 @@ def summary(counts: dict[str, int]) -> str:
     return ", ".join(parts) or "no rule changed"
 
 
-def _counts(row: Row) -> dict[str, int]:
+def counts(row: Row) -> dict[str, int]:
+    """The counts of a row of `edition_changes` that are not 0, by change type."""
     return {op: row[op] for op in LABELS if row.get(op)}
+
+
+def counted_pairs(conn: sqlite3.Connection) -> list[Row]:
+    """The rows of `edition_changes`, oldest edition first."""
+    if not _counted(conn):
+        return []
+    return rows(conn, "SELECT c.* FROM edition_changes c JOIN documents d ON d.id = c.new_doc "
+                      "ORDER BY d.effective_date, d.id")
 
 
 def _counted(conn: sqlite3.Connection) -> bool:
@@ -69,15 +78,15 @@ def release_notes(conn: sqlite3.Connection, doc_id: str) -> Row | None:
 def _notes(row: Row, edits: list[Row], labels: dict[tuple[str, str], str]) -> Row:
     """The release notes of a row of `edition_changes` and its largest edits."""
     previous, doc_id = row["old_doc"], row["new_doc"]
-    counts = _counts(row)
+    found = counts(row)
     base = f"/diff/{previous}/{doc_id}"
     return {
-        "previous": previous, "previous_url": f"/{previous}", "counts": counts,
-        "summary": summary(counts), "diff_url": base,
+        "previous": previous, "previous_url": f"/{previous}", "counts": found,
+        "summary": summary(found), "diff_url": base,
         "parts": [{"label": f"{n} {LABELS[op]}", "url": f"{base}?change={op}"}
-                  for op, n in counts.items()],
+                  for op, n in found.items()],
         "renumbered_url": f"{base}/renumbered"
-        if counts.get("renumbered") or counts.get("renumbered_edited") else None,
+        if found.get("renumbered") or found.get("renumbered_edited") else None,
         "edits": [{**edit, "label": labels.get((doc_id, edit["new_number"]), ""),
                    "url": rule_url(doc_id, edit["new_number"]),
                    "old_url": rule_url(previous, edit["old_number"]),
