@@ -43,9 +43,9 @@ def align(rules: tuple[str, ...], unlink: bool, remove: bool, note: str, listing
 
     Example:
 
-        rulesdb align cr-2009-07-11 502.2 cr-2009-10-01 702.2 --note "the same rule text"
+        rulesdb align cr-2016-08-26 508.3 cr-2016-09-30 508.2 --note "priority"
 
-        rulesdb align --unlink cr-2004-10-01 420.5c cr-2005-07-01 420.5c
+        rulesdb align --unlink cr-2005-02-01 100.1 cr-2005-08-01 600.3
 
         rulesdb align --list
     """
