@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from .commands import core, engine, lineage, lookup, site, sources
+from .commands import align, core, engine, lineage, lookup, site, sources
 from .commands.common import quick_exit_wanted
 
 
@@ -51,6 +51,6 @@ def cli() -> None:
     """
 
 
-for _module in (core, sources, lineage, site, engine, lookup):
+for _module in (core, sources, lineage, align, site, engine, lookup):
     for _command in _module.COMMANDS:
         cli.add_command(_command)

@@ -9,6 +9,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ROOT / "data" / "sources"
 CORPUS = ROOT.parent / "shared" / "corpus" / "cr"
+OVERRIDES = ROOT / "data" / "alignment-overrides.txt"
 
 SOURCE_FILES = {
     "cr-2009-02-01-flattened": SOURCES / "cr-2009-02-01-flattened.txt",
@@ -34,18 +35,19 @@ def bundled_db(tmp_path_factory) -> Path:
     from rulesdb.sources.build import build
 
     path = tmp_path_factory.mktemp("bundled") / "rules.db"
-    build(path, SOURCES, seeds_only=True)
+    build(path, SOURCES, seeds_only=True, overrides=OVERRIDES)
     return path
 
 
 @pytest.fixture(scope="session")
 def history_db(tmp_path_factory) -> Path:
-    """The default database, bundled documents and the whole history (110 releases), built
-    once per session; tests only read it (a test that writes copies it first)."""
+    """The default database, bundled documents and the whole history (110 releases) with the
+    alignments set by hand that the project ships, built once per session; tests only read it
+    (a test that writes copies it first)."""
     from rulesdb.sources.build import build
 
     path = tmp_path_factory.mktemp("history") / "rules.db"
-    build(path, SOURCES)
+    build(path, SOURCES, overrides=OVERRIDES)
     return path
 
 

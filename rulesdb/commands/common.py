@@ -31,6 +31,16 @@ db_option = click.option(
     envvar="RULESDB_DB", show_default=True, help="Database file (or set RULESDB_DB).",
 )
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+overrides_option = click.option(
+    "--overrides", "overrides_path", type=click.Path(dir_okay=False, path_type=Path),
+    default=None, envvar="RULESDB_OVERRIDES",
+    help="File of alignments set by hand (or set RULESDB_OVERRIDES) "
+         "[default: data/alignment-overrides.txt].")
+
+
+def overrides_file(path: Path | None, sources: Path | None = None) -> Path:
+    """The overrides file given, else the one beside the sources folder (default data/)."""
+    return path or (sources or default_sources()).parent / "alignment-overrides.txt"
 
 
 class ProgressBar:
@@ -81,8 +91,6 @@ def wrap(text: str, indent: str = "") -> str:
         textwrap.fill(paragraph, width, initial_indent=indent, subsequent_indent=indent)
         for paragraph in text.split("\n")
     )
-
-
 
 
 def check_document(conn: sqlite3.Connection, doc_id: str | None) -> None:

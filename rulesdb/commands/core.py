@@ -20,6 +20,8 @@ from .common import (
     json_option,
     leave_quickly,
     open_db,
+    overrides_file,
+    overrides_option,
 )
 from .render import format_option, output_format, rule_lines
 
@@ -31,13 +33,17 @@ from .render import format_option, output_format, rule_lines
 @click.option("--seeds-only", is_flag=True,
               help="Only the five bundled documents, not the history of 110 CR releases "
                    "(seconds instead of half a minute: for quick work).")
+@overrides_option
 @json_option
-def build(db_path: Path, sources: Path | None, seeds_only: bool, as_json: bool) -> None:
+def build(db_path: Path, sources: Path | None, seeds_only: bool, overrides_path: Path | None,
+          as_json: bool) -> None:
     """Build the database from the catalogued sources, atomically: the bundled documents and
     every Comprehensive Rules release of the history archive (data/history).
 
     A failed or interrupted build leaves the previous database untouched. On a terminal a
-    progress bar shows the steps; `--json` or a pipe keeps it quiet.
+    progress bar shows the steps; `--json` or a pipe keeps it quiet. The alignments set by
+    hand in the overrides file (`rulesdb align`) are applied; without that file, those of
+    the previous database are kept.
 
     Example:
 
@@ -62,7 +68,8 @@ def build(db_path: Path, sources: Path | None, seeds_only: bool, as_json: bool) 
 
     try:
         report = run_build(db_path, sources or default_sources(), on_document=show,
-                           seeds_only=seeds_only, on_step=bar.step if bar else None)
+                           seeds_only=seeds_only, on_step=bar.step if bar else None,
+                           overrides=overrides_file(overrides_path, sources))
     finally:
         if bar:
             bar.close()

@@ -70,6 +70,8 @@ def history_lines(entries: list[Row], every: bool = False) -> Iterator[str]:
 
 def _head(entry: Row, number: str, change: str) -> str:
     extra = f" (score {entry['score']:.2f}, {entry['method']})" if "score" in entry else ""
+    if entry.get("set_by_hand"):
+        extra += " (set by hand" + (f": {entry['note']})" if entry.get("note") else ")")
     return click.style(f"{entry['doc']}  {number}  [{change}]{extra}", bold=True)
 
 

@@ -24,34 +24,54 @@ COMPACT = ("renumbered", "added", "removed", "outside_coverage")
 @click.argument("old")
 @click.argument("new")
 @click.option("--section", help="Only changes under this number on either side (702, 702.19).")
-@click.option("--format", "fmt", type=click.Choice(["text", "markdown", "html"]),
+@click.option("--renumbered", is_flag=True,
+              help="Only the list of renumbered rules (edited or not): old number → new "
+                   "number, in number order.")
+@click.option("--format", "fmt", type=click.Choice(["text", "markdown", "html", "csv"]),
               default="text", show_default=True, help="Output format without --json.")
 @click.option("--context", type=click.IntRange(0), default=12, show_default=True,
               help="Unchanged words kept on each side of a change; the rest shows as '…'.")
 @click.option("--full", is_flag=True, help="Both whole texts of each edit, nothing cut.")
 @db_option
 @json_option
-def diff(old: str, new: str, section: str | None, fmt: str, context: int, full: bool,
-         db_path: Path, as_json: bool) -> None:
+def diff(old: str, new: str, section: str | None, renumbered: bool, fmt: str, context: int,
+         full: bool, db_path: Path, as_json: bool) -> None:
     """What changed between two documents: edits word by word, renumberings, additions.
 
     Works for any two stored documents; consecutive CR editions use the alignment stored
     at build time, other pairs are aligned on the fly. In a long rule only the changed
     words and a dozen words around them are shown (--context, --full); --json has both
-    whole texts.
+    whole texts; --format csv one line per change. Pairs set by hand (`rulesdb align`) are
+    marked "set by hand" with their note. --renumbered lists the rules whose number
+    changed, old → new, for updating notes that cite them.
 
     Example:
 
         rulesdb diff cr-2009-02-01 cr-2025-06-06 --section 702
+
+        rulesdb diff cr-2023-10-13 cr-2025-02-07 --renumbered --format csv
     """
-    from ..lineage.query import diff as compute_diff
+    from ..lineage import query as lineage_query
+    from ..lineage.renumbered import renumbered as renumbered_rules
 
     conn = open_db(db_path)
     for doc_id in (old, new):
         check_document(conn, doc_id)
-    result = compute_diff(conn, old, new, section)
+    if renumbered:
+        moved = renumbered_rules(conn, old, new, section)
+        if as_json:
+            echo_json(moved)
+        else:
+            click.echo(renumbered_formats[fmt](moved), nl=fmt != "csv")
+        return
+    result = lineage_query.diff(conn, old, new, section)
     if as_json:
         echo_json(result)
+        return
+    if fmt == "csv":
+        click.echo(_csv(["op", "old", "new", "similarity", "set_by_hand", "note"], (
+            [c["op"], c["old"], c["new"], c["similarity"], _yes(c), c.get("note", "")]
+            for c in result["changes"])), nl=False)
         return
     click.echo({"text": _text, "markdown": _markdown, "html": _html}[fmt](
         result, None if full else context))
@@ -66,7 +86,7 @@ def _compact(result: dict[str, Any], op: str) -> list[str]:
     """Numbers of one change type; renumbered subrules that follow their parent are folded."""
     items = [c for c in result["changes"] if c["op"] == op]
     if op != "renumbered":
-        return [c["old"] or c["new"] for c in items]
+        return [(c["old"] or c["new"]) + _in_brackets(c) for c in items]
     moved = {c["old"]: c["new"] for c in items}
     out = []
     folded: dict[str, int] = {}
@@ -80,8 +100,9 @@ def _compact(result: dict[str, Any], op: str) -> list[str]:
             folded[root] = folded.get(root, 0) + 1
             continue
         out.append(change["old"])
+    marks = {c["old"]: _in_brackets(c) for c in items}
     return [f"{old} → {moved[old]}" + (f" (+{folded[old]} under it)" if old in folded else "")
-            for old in out]
+            + marks.get(old, "") for old in out]
 
 
 def _parent_of(result: dict[str, Any], number: str) -> str | None:
@@ -95,6 +116,78 @@ def _label(change: dict[str, Any]) -> str:
     return f"{change['old']} → {change['new']}"
 
 
+def _by_hand(change: dict[str, Any]) -> str:
+    """"set by hand: note" for a change an override made, else ""."""
+    if not change.get("set_by_hand"):
+        return ""
+    return "set by hand" + (f": {change['note']}" if change.get("note") else "")
+
+
+def _hand(change: dict[str, Any]) -> str:
+    """", set by hand: note" for a change an override made, else ""."""
+    return f", {_by_hand(change)}" if change.get("set_by_hand") else ""
+
+
+def _in_brackets(change: dict[str, Any]) -> str:
+    """" (set by hand: note)" for a change an override made, else ""."""
+    return f" ({_by_hand(change)})" if change.get("set_by_hand") else ""
+
+
+def _yes(change: dict[str, Any]) -> str:
+    return "yes" if change.get("set_by_hand") else ""
+
+
+def _csv(header: list[str], rows: Any) -> str:
+    import csv
+    import io
+
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(header)
+    writer.writerows(rows)
+    return out.getvalue()
+
+
+def _renumbered_text(moved: dict[str, Any]) -> str:
+    lines = [f"{moved['old']} → {moved['new']}: {len(moved['renumbered'])} renumbered"]
+    lines += [f"{c['old']} → {c['new']}" + (" (edited)" if c["edited"] else "")
+              + _in_brackets(c)
+              for c in moved["renumbered"]]
+    return "\n".join(lines)
+
+
+def _renumbered_markdown(moved: dict[str, Any]) -> str:
+    lines = [f"# {moved['old']} → {moved['new']}: {len(moved['renumbered'])} renumbered", "",
+             "| old | new | edited |", "|---|---|---|"]
+    lines += [f"| {c['old']} | {c['new']} | {'yes' if c['edited'] else ''}"
+              f"{_in_brackets(c)} |"
+              for c in moved["renumbered"]]
+    return "\n".join(lines)
+
+
+def _renumbered_html(moved: dict[str, Any]) -> str:
+    from html import escape
+
+    out = [f"<h1>{escape(moved['old'])} → {escape(moved['new'])}: "
+           f"{len(moved['renumbered'])} renumbered</h1>",
+           "<table>\n<tr><th>old</th><th>new</th><th>edited</th></tr>"]
+    out += [f"<tr><td>{escape(c['old'])}</td><td>{escape(c['new'])}</td>"
+            f"<td>{'yes' if c['edited'] else ''}{escape(_hand(c))}</td></tr>"
+            for c in moved["renumbered"]]
+    out.append("</table>")
+    return "\n".join(out)
+
+
+def _renumbered_csv(moved: dict[str, Any]) -> str:
+    from ..lineage.renumbered import as_csv
+
+    return as_csv(moved)
+
+
+renumbered_formats = {"text": _renumbered_text, "markdown": _renumbered_markdown,
+                      "html": _renumbered_html, "csv": _renumbered_csv}
+
+
 def _text(result: dict[str, Any], context: int | None = 12) -> str:
     from ..lineage.wordiff import render_text
 
@@ -103,7 +196,8 @@ def _text(result: dict[str, Any], context: int | None = 12) -> str:
         if "words" in change:
             old_side, new_side = render_text(change["words"], context)
             lines.append(click.style(f"\n{change['op']} {_label(change)} "
-                                     f"(similarity {change['similarity']:.2f})", bold=True))
+                                     f"(similarity {change['similarity']:.2f}{_hand(change)})",
+                                     bold=True))
             lines.append(wrap(f"- {old_side}", "  "))
             lines.append(wrap(f"+ {new_side}", "  "))
     for op in COMPACT:
@@ -124,7 +218,7 @@ def _markdown(result: dict[str, Any], context: int | None = 12) -> str:
         if "words" in change:
             old_side, new_side = render_markdown(change["words"], context)
             lines += ["", f"## {change['op']} {_label(change)} "
-                      f"(similarity {change['similarity']:.2f})", "",
+                      f"(similarity {change['similarity']:.2f}{_hand(change)})", "",
                       f"- old: {old_side}", f"- new: {new_side}"]
     for op in COMPACT:
         numbers = _compact(result, op)
@@ -145,7 +239,8 @@ def _html(result: dict[str, Any], context: int | None = 12) -> str:
     for change in result["changes"]:
         if "words" in change:
             old_side, new_side = render_html(change["words"], context)
-            out.append(f"<tr><td>{escape(change['op'])} {escape(_label(change))}</td>"
+            out.append(f"<tr><td>{escape(change['op'])} {escape(_label(change))}"
+                       f"{escape(_hand(change))}</td>"
                        f"<td>{old_side}</td><td>{new_side}</td></tr>")
     out.append("</table>")
     for op in COMPACT:

@@ -12,7 +12,15 @@ from typing import Any
 
 import click
 
-from .common import InputError, db_option, echo_json, json_option, leave_quickly
+from .common import (
+    InputError,
+    db_option,
+    echo_json,
+    json_option,
+    leave_quickly,
+    overrides_file,
+    overrides_option,
+)
 
 # Beyond this many files `add` shows a progress bar (on stderr, when it is a terminal).
 PROGRESS_FROM = 4
@@ -36,9 +44,10 @@ id_option = click.option(
 @click.option("--keep-going", is_flag=True,
               help="Add the files that can be added, and list the others (exit code 2).")
 @dry_run_option
+@overrides_option
 @json_option
 def add(files: tuple[Path, ...], db_path: Path, replace: bool, doc_id: str | None,
-        keep_going: bool, dry_run: bool, as_json: bool) -> None:
+        keep_going: bool, dry_run: bool, overrides_path: Path | None, as_json: bool) -> None:
     """Add official Comprehensive Rules text files to the database.
 
     Each file becomes the edition cr-YYYY-MM-DD of the effective date printed in it. The
@@ -47,7 +56,8 @@ def add(files: tuple[Path, ...], db_path: Path, replace: bool, doc_id: str | Non
     error leaves the database as it was, unless --keep-going: then the files that do not
     parse or are refused are listed and left out, and the others are added. The database
     is created when missing. A folder stands for the .txt files directly in it, "-" for
-    standard input.
+    standard input. The alignments set by hand in the overrides file (`rulesdb align`) are
+    applied, as `build` applies them.
 
     Example:
 
@@ -63,7 +73,8 @@ def add(files: tuple[Path, ...], db_path: Path, replace: bool, doc_id: str | Non
     paths = release_files(files)
     with _progress(len(paths), as_json) as step:
         report = add_files(db_path, paths, replace=replace, doc_id=doc_id, on_step=step,
-                           keep_going=keep_going, dry_run=dry_run)
+                           keep_going=keep_going, dry_run=dry_run,
+                           overrides=overrides_file(overrides_path))
     _show(report, db_path, as_json, dry_run=dry_run)
     if report.skipped:
         raise click.exceptions.Exit(2)
@@ -91,10 +102,11 @@ def add(files: tuple[Path, ...], db_path: Path, replace: bool, doc_id: str | Non
 @click.option("--max-mb", type=click.FloatRange(min=0.001), default=10.0, show_default=True,
               help="Largest download accepted, in MB.")
 @dry_run_option
+@overrides_option
 @json_option
 def fetch(day: Any, latest: bool, url: str | None, db_path: Path, replace: bool,
           doc_id: str | None, media_url: str, rules_page: str, timeout: float, max_mb: float,
-          dry_run: bool, as_json: bool) -> None:
+          dry_run: bool, overrides_path: Path | None, as_json: bool) -> None:
     """Download a Comprehensive Rules release from Wizards of the Coast and add it.
 
     Nothing is written unless the download is a rules text file that parses as a CR.
@@ -115,7 +127,7 @@ def fetch(day: Any, latest: bool, url: str | None, db_path: Path, replace: bool,
     when: date | None = day.date() if day else None
     url, report = run_fetch(db_path, when, media_url=media_url, rules_page=rules_page,
                             limits=limits, replace=replace, doc_id=doc_id, url=url,
-                            dry_run=dry_run)
+                            dry_run=dry_run, overrides=overrides_file(overrides_path))
     if not as_json:
         click.echo(f"downloaded {url}")
     _show(report, db_path, as_json, url, dry_run=dry_run)

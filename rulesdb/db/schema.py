@@ -229,6 +229,30 @@ TABLES: dict[str, dict[str, Any]] = {
         "pk": "id",
         "foreign_keys": [("rule_id", "rule_rows", "id"), ("document", "documents", "id")],
     },
+    # lineage layer: what changed from each CR edition to the next, counted once at build
+    # (the feed of releases and each edition's page read it, not the alignments)
+    "edition_changes": {
+        "columns": {"old_doc": str, "new_doc": str, "edited": int, "renumbered_edited": int,
+                    "renumbered": int, "split": int, "merged": int, "added": int,
+                    "removed": int, "outside_coverage": int},
+        "pk": "new_doc",
+        "foreign_keys": [("old_doc", "documents", "id"), ("new_doc", "documents", "id")],
+    },
+    # lineage layer: the largest edits from each CR edition to the next (most words changed)
+    "edition_edits": {
+        "columns": {"id": int, "old_doc": str, "new_doc": str, "rank": int, "old_number": str,
+                    "new_number": str, "change": str, "similarity": float, "words": int,
+                    "set_by_hand": int},
+        "pk": "id",
+        "foreign_keys": [("old_doc", "documents", "id"), ("new_doc", "documents", "id")],
+    },
+    # alignments set by hand (`rulesdb align`, the overrides file data/alignment-overrides.txt):
+    # kept as given, whether or not the database holds their documents
+    "alignment_overrides": {
+        "columns": {"id": int, "old_doc": str, "old_number": str, "new_doc": str,
+                    "new_number": str, "link": int, "note": str, "line": int, "status": str},
+        "pk": "id",
+    },
     # lineage layer: prose headings, glossary entries and rulings topics ↔ CR rules / glossary
     "concept_links": {
         "columns": {
@@ -332,6 +356,7 @@ INDEXES: dict[str, list[tuple[list[str], bool]]] = {
     "alignments": [(["old_doc", "new_doc"], False), (["old_rule_id"], False),
                    (["new_rule_id"], False)],
     "lineages": [(["lineage"], False), (["rule_id"], True)],
+    "edition_edits": [(["new_doc"], False)],
     "concept_links": [(["source_rule_id"], False), (["target_rule_id"], False)],
     # by document: replacing a document's mentions would read every edition's without it
     "term_uses": [(["rule_id"], False), (["document"], False), (["set_id"], False)],
@@ -348,7 +373,7 @@ FTS: dict[str, list[str]] = {
 LAYER_TABLES: dict[str, list[str]] = {
     "references": ["references"],
     "keywords": ["keywords"],
-    "lineage": ["alignments", "lineages", "concept_links"],
+    "lineage": ["alignments", "lineages", "concept_links", "edition_changes", "edition_edits"],
     "terms": ["term_uses", "term_spans", "term_links", "term_forms", "token_cache",
               "token_cache_version"],
     "enforcement": ["engines", "engine_citations"],

@@ -49,6 +49,8 @@ LAYER_ROWS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "references": (("document",), ()),
     "keywords": (("document",), ()),
     "alignments": (("old_doc", "new_doc"), ()),
+    "edition_changes": (("old_doc", "new_doc"), ()),
+    "edition_edits": (("old_doc", "new_doc"), ()),
     "lineages": (("document",), ("rule_id",)),
     "concept_links": (("source_doc", "target_doc"), ()),
     "term_uses": (("document",), ()),

@@ -7,11 +7,19 @@ stable id per rule across editions: "<first document>/<number there>") are recom
 the first edition whose rules or incoming pair changed on (the editions before it keep
 theirs, which seed it); concept links (rulesdb.layers.concepts) only from or to the given
 documents. So adding the newest release costs the same however many editions are stored.
+
+Alignments set by hand (`alignment_overrides`, see rulesdb.lineage.overrides) are applied to
+the pair of editions they name when it is a stored pair; a link between editions further
+apart joins the two rules' lineages when the older one's ends before the newer one's begins.
+Each stored pair of consecutive editions also gets its counts and largest edits
+(rulesdb.layers.edition_changes).
 """
 
 from __future__ import annotations
 
 import json
+from collections import defaultdict
+from collections.abc import Iterable
 from itertools import pairwise
 
 import sqlite_utils
@@ -19,14 +27,21 @@ import sqlite_utils
 from ..db.bulk import insert_tuples
 from ..db.coverage import Coverage
 from ..db.schema import ensure_schema
-from ..lineage.align import PAIR_OPS, Side, align
+from ..lineage import overrides as hand
+from ..lineage.align import PAIR_OPS, Change, Side, align
 from ..lineage.query import edition
-from . import concepts
+from . import concepts, edition_changes
+from .bridges import bridge
+
+Pair = tuple[str, str]
 
 
-def compute(db: sqlite_utils.Database, doc_ids: list[str]) -> str:
-    """Align the CR pairs touching `doc_ids`, then update lineages and concept links."""
-    ensure_schema(db, ["alignments", "lineages", "concept_links"])
+def compute(db: sqlite_utils.Database, doc_ids: list[str],
+            refresh: Iterable[Pair] = ()) -> str:
+    """Align the CR pairs touching `doc_ids`, then update lineages and concept links;
+    `refresh` names pairs of editions whose overrides changed (their alignment is redone)."""
+    ensure_schema(db, ["alignments", "lineages", "concept_links", "edition_changes",
+                       "edition_edits", "alignment_overrides"])
     # the chain of editions; a seed fragment that a whole release of its date supersedes is
     # aligned with that release only, off the chain (in it, every rule outside the fragment
     # would lose its history at the fragment)
@@ -36,27 +51,41 @@ def compute(db: sqlite_utils.Database, doc_ids: list[str]) -> str:
     branches = db.execute("SELECT superseded_by, id FROM documents WHERE "
                           "kind = 'comprehensive_rules' AND superseded_by IS NOT NULL "
                           "ORDER BY id").fetchall()
-    wanted = [*pairwise(editions), *map(tuple, branches)]
+    chain = list(pairwise(editions))
+    wanted = [*chain, *map(tuple, branches)]
+    by_pair: dict[Pair, list[hand.Override]] = defaultdict(list)
+    for override in hand.stored(db.conn):
+        by_pair[override.pair].append(override)
     stored = set(db.execute("SELECT DISTINCT old_doc, new_doc FROM alignments").fetchall())
     touched = set(doc_ids)
+    redo = {pair for pair in refresh if pair in wanted}
     for old_doc, new_doc in stored:
-        if (old_doc, new_doc) not in wanted or {old_doc, new_doc} & touched:
+        if ((old_doc, new_doc) not in wanted or {old_doc, new_doc} & touched
+                or (old_doc, new_doc) in redo):
             db.execute("DELETE FROM alignments WHERE old_doc = ? AND new_doc = ?",
                        [old_doc, new_doc])
-    # the editions whose lineages may change: new or rebuilt ones, and those whose incoming
-    # pair is aligned now or was dropped (and every edition after them)
+            edition_changes.forget(db, old_doc, new_doc)
+    # the editions whose lineages may change: new or rebuilt ones, those whose incoming
+    # pair is aligned now or was dropped, those after an edition a changed link between
+    # editions further apart starts from (and every edition after them)
     changed = touched | {new for old, new in stored if (old, new) not in wanted}
+    changed |= {editions[editions.index(old) + 1] for old, _ in set(refresh) - set(wanted)
+                if old in editions[:-1]}
     aligned = 0
     sides: dict[str, tuple[Side, Coverage, dict[str, int]]] = {}
     for old_doc, new_doc in wanted:
-        if (old_doc, new_doc) in stored and not {old_doc, new_doc} & touched:
+        if ((old_doc, new_doc) in stored and not {old_doc, new_doc} & touched
+                and (old_doc, new_doc) not in redo):
             continue
-        aligned += _store_pair(db, old_doc, new_doc, sides)
+        aligned += _store_pair(db, old_doc, new_doc, sides, by_pair.get((old_doc, new_doc), []),
+                               (old_doc, new_doc) in chain)
         if not any(old == old_doc for old, _ in branches):
             sides.pop(old_doc)  # its later pair is this one (a history's sides took 500 MB)
         changed.add(new_doc)
     first = next((at for at, doc in enumerate(editions) if doc in changed), len(editions))
     _store_lineages(db, editions, first)
+    apart = [o for pair, found in by_pair.items() if pair not in wanted for o in found]
+    bridge(db, editions, apart)
     lineage_count = _store_branches(db, [seed for _, seed in branches])
     links = concepts.compute(db, doc_ids)
     return (f"{len(wanted)} edition pairs ({aligned} rules aligned now), {lineage_count} "
@@ -64,8 +93,10 @@ def compute(db: sqlite_utils.Database, doc_ids: list[str]) -> str:
 
 
 def _store_pair(db: sqlite_utils.Database, old_doc: str, new_doc: str,
-                sides: dict[str, tuple[Side, Coverage, dict[str, int]]]) -> int:
-    """Align one pair and store it; `sides` keeps each edition prepared for its next pair.
+                sides: dict[str, tuple[Side, Coverage, dict[str, int]]],
+                overrides: list[hand.Override], consecutive: bool) -> int:
+    """Align one pair (with its overrides applied) and store it, and the counts of a pair of
+    `consecutive` editions; `sides` keeps each edition prepared for its next pair.
 
     The word-level differences of an edit are not stored: `rulesdb diff` and the site compute
     them for the edits they show, and storing them took half the table for every edition.
@@ -76,17 +107,34 @@ def _store_pair(db: sqlite_utils.Database, old_doc: str, new_doc: str,
             ids = dict(db.execute("SELECT number, id FROM rules WHERE document = ?", [doc]))
             sides[doc] = (Side(rules), cover, ids)
     (old_side, old_cover, old_ids), (new_side, new_cover, new_ids) = sides[old_doc], sides[new_doc]
+    changes = align(old_side, new_side, old_cover, new_cover)
+    if overrides:
+        changes = hand.apply(changes, overrides, *(
+            {rule.number: rule for rule in edition(db.conn, doc)[0]} for doc in (old_doc, new_doc)))
     rows = [
         (old_doc, new_doc, old_ids.get(change.old), new_ids.get(change.new), change.old,
-         change.new, change.op, change.similarity,
-         CITATIONS_ONLY if change.citations_only else None)
-        for change in align(old_side, new_side, old_cover, new_cover)
+         change.new, change.op, change.similarity, detail(change))
+        for change in changes
     ]
     insert_tuples(db, "alignments", ALIGNMENT_COLUMNS, rows)
+    if consecutive:
+        edition_changes.store(db, old_doc, new_doc, [c for c in changes if c.op != "unchanged"])
     return len(rows)
 
 
-CITATIONS_ONLY = json.dumps({"citations_only": True})  # the one detail an alignment stores
+CITATIONS_ONLY = json.dumps({"citations_only": True})  # the detail most alignments store
+
+
+def detail(change: Change) -> str | None:
+    """What an alignment row stores beyond its columns: a change of cited numbers only, an
+    override's note."""
+    if isinstance(change, hand.HandChange):
+        return json.dumps({"set_by_hand": True, "note": change.note,
+                           **({"citations_only": True} if change.citations_only else {})},
+                          ensure_ascii=False)
+    return CITATIONS_ONLY if change.citations_only else None
+
+
 ALIGNMENT_COLUMNS = ("old_doc", "new_doc", "old_rule_id", "new_rule_id", "old_number",
                      "new_number", "change", "similarity", "detail")
 

@@ -1,7 +1,8 @@
 """Read-only lookups of the lineage layer: diffs between editions and a rule's history.
 
 Plain sqlite3 (cheap to import). A diff reads the stored alignment of a pair of editions
-when the layer computed it (consecutive CR editions), else aligns the two on the fly.
+when the layer computed it (consecutive CR editions), else aligns the two on the fly and
+applies the overrides of that pair. Changes set by hand carry `set_by_hand` and their note.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Any
 
 from ..lookup.query import find_rule
 from ..numbers import normalize_number
-from . import wordiff
+from . import overrides, wordiff
 from .align import Change, Coverage, RuleRec, align
 
 Row = dict[str, Any]
@@ -34,25 +35,62 @@ def edition(conn: sqlite3.Connection, doc_id: str) -> tuple[list[RuleRec], Cover
 
 
 def compute_changes(conn: sqlite3.Connection, old_doc: str, new_doc: str) -> list[Change]:
-    """The alignment of two stored documents, computed now."""
+    """The alignment of two stored documents, computed now, with their overrides applied."""
     old_rules, old_cover = edition(conn, old_doc)
     new_rules, new_cover = edition(conn, new_doc)
-    return align(old_rules, new_rules, old_cover, new_cover)
+    changes = align(old_rules, new_rules, old_cover, new_cover)
+    hand_set = overrides.stored(conn, old_doc, new_doc)
+    if hand_set:
+        changes = overrides.apply(changes, hand_set, {r.number: r for r in old_rules},
+                                  {r.number: r for r in new_rules})
+    return changes
 
 
-def stored_changes(conn: sqlite3.Connection, old_doc: str, new_doc: str) -> list[Change] | None:
-    """The changes (unchanged rules left out) of the alignment the layer stored for this
-    pair, or None when it stored none."""
+def stored_changes(conn: sqlite3.Connection, old_doc: str, new_doc: str,
+                   changed_only: bool = False) -> list[Change] | None:
+    """The alignment the layer stored for this pair (without its unchanged rules when
+    `changed_only`: most of a pair's rows), or None when it stored none."""
     if conn.execute("SELECT 1 FROM alignments WHERE old_doc = ? AND new_doc = ? LIMIT 1",
                     [old_doc, new_doc]).fetchone() is None:
         return None
     rows = conn.execute(
         "SELECT change, old_number, new_number, similarity, detail FROM alignments "
-        "WHERE old_doc = ? AND new_doc = ? AND change != 'unchanged' ORDER BY id",
+        "WHERE old_doc = ? AND new_doc = ?" + (" AND change != 'unchanged'" if changed_only
+                                                else "") + " ORDER BY id",
         [old_doc, new_doc]).fetchall()
-    return [Change(op, old, new, similarity,
-                   bool(detail and json.loads(detail).get("citations_only")))
-            for op, old, new, similarity, detail in rows]
+    return [_stored_change(*row) for row in rows]
+
+
+def _stored_change(op: str, old: str | None, new: str | None, similarity: float,
+                   detail: str | None) -> Change:
+    extra = json.loads(detail) if detail else {}
+    citations_only = bool(extra.get("citations_only"))
+    if extra.get("set_by_hand"):
+        return overrides.HandChange(op, old, new, similarity, citations_only, extra["note"])
+    return Change(op, old, new, similarity, citations_only)
+
+
+def hand_mark(change: Change) -> Row:
+    """`set_by_hand` and its note for a change an override made, else nothing."""
+    if isinstance(change, overrides.HandChange):
+        return {"set_by_hand": True, "note": change.note}
+    return {}
+
+
+def _detail_mark(detail: str | None) -> Row:
+    """`hand_mark` of a stored alignment row's detail."""
+    extra = json.loads(detail) if detail else {}
+    return {"set_by_hand": True, "note": extra["note"]} if extra.get("set_by_hand") else {}
+
+
+def alignment(conn: sqlite3.Connection, old_doc: str, new_doc: str,
+              changed_only: bool = False) -> tuple[list[Change], str]:
+    """The alignment of two documents and where it comes from: "stored" by the layer, else
+    "computed" now."""
+    changes = stored_changes(conn, old_doc, new_doc, changed_only)
+    if changes is None:
+        return compute_changes(conn, old_doc, new_doc), "computed"
+    return changes, "stored"
 
 
 def in_section(number: str | None, section: str) -> bool:
@@ -68,10 +106,7 @@ def diff(conn: sqlite3.Connection, old_doc: str, new_doc: str,
     """The public diff shape: old, new, counts, changes (unchanged left out); without `words`,
     edits carry their two texts but not their word-level opcodes (a page computes them for
     the edits it shows)."""
-    changes = stored_changes(conn, old_doc, new_doc)
-    source = "stored"
-    if changes is None:
-        changes, source = compute_changes(conn, old_doc, new_doc), "computed"
+    changes, source = alignment(conn, old_doc, new_doc, changed_only=True)
     changes = [c for c in changes if c.op != "unchanged"]
     if section:
         changes = [c for c in changes if in_section(c.old, section) or in_section(c.new, section)]
@@ -95,6 +130,7 @@ def diff(conn: sqlite3.Connection, old_doc: str, new_doc: str,
             item["old_parent"], item["new_parent"] = parents
         if change.citations_only:
             item["citations_only"] = True
+        item.update(hand_mark(change))
         items.append(item)
     counts = Counter(item["op"] for item in items)
     return {"old": old_doc, "new": new_doc, "alignment": source,
@@ -173,21 +209,34 @@ def _versions(conn: sqlite3.Connection, members: list[int]) -> list[Row]:
         f"WHERE rules.id IN ({marks}) ORDER BY d.effective_date, d.id", members)]
     # how each version came from another of the lineage (a seed fragment branches off its
     # whole release: the version after it comes from the release, not from the fragment)
-    incoming = {new: change for old, new, change in conn.execute(
-        f"SELECT old_rule_id, new_rule_id, change FROM alignments WHERE new_rule_id IN ({marks}) "
-        f"AND old_rule_id IN ({marks}) ORDER BY similarity", [*members, *members])}
+    incoming = {new: (change, detail) for old, new, change, detail in conn.execute(
+        f"SELECT old_rule_id, new_rule_id, change, detail FROM alignments "
+        f"WHERE new_rule_id IN ({marks}) AND old_rule_id IN ({marks}) ORDER BY similarity",
+        [*members, *members])}
+    bridged = _bridged(conn, rows)
     texts = _full_texts(conn, rows)
     entries = []
-    previous: int | None = None
+    previous: Row | None = None
     for row in rows:
-        change = "first"
+        entry = {"doc": row["document"], "number": row["number"], "text": texts[row["id"]],
+                 "change": "first"}
         if previous is not None:
-            change = incoming.get(row["id"], "aligned")
-        entries.append({"doc": row["document"], "number": row["number"],
-                        "text": texts[row["id"]], "change": change,
-                        "_date": row["effective_date"], "_rank": 1})
-        previous = row["id"]
+            change, detail = incoming.get(row["id"], ("aligned", None))
+            entry["change"] = change
+            entry.update(_detail_mark(detail))
+            link = bridged.get((previous["document"], previous["number"],
+                                row["document"], row["number"]))
+            if link is not None and change == "aligned":
+                entry.update(set_by_hand=True, note=link.note)
+        entries.append({**entry, "_date": row["effective_date"], "_rank": 1})
+        previous = row
     return entries
+
+
+def _bridged(conn: sqlite3.Connection, rows: list[Row]) -> dict[tuple[str, ...], Any]:
+    """The links set by hand between versions of `rows` (editions no stored pair joins)."""
+    docs = {row["document"] for row in rows}
+    return {o.key: o for o in overrides.stored(conn) if o.link and set(o.pair) <= docs}
 
 
 def _concepts(conn: sqlite3.Connection, members: list[int]) -> list[Row]:

@@ -71,17 +71,28 @@ def render_text(ops: list[dict[str, str]], context: int | None = CONTEXT) -> tup
 def render_inline(ops: list[dict[str, str]], context: int | None = CONTEXT) -> str:
     """Both sides in one text for a terminal: kept words as they are, removed ones [-…-],
     added ones {+…+}; long unchanged runs cut to "…" as in render_text."""
+    return _inline(ops, context, ("[-{}-]", "{{+{}+}}"), lambda text: text)
+
+
+def render_inline_html(ops: list[dict[str, str]], context: int | None = CONTEXT) -> str:
+    """Both sides in one HTML text: kept words as they are, removed ones in <del>, added
+    ones in <ins>, every text escaped; long unchanged runs cut to "…" as in render_text."""
+    return _inline(ops, context, ("<del>{}</del>", "<ins>{}</ins>"), html.escape)
+
+
+def _inline(ops: list[dict[str, str]], context: int | None, marks: tuple[str, str],
+            escape) -> str:
     out = []
     for op in fold_context(ops, context) if context is not None else ops:
         if op["op"] == "equal":
-            out.append(op["new"])
+            out.append(escape(op["new"]))
         elif op["op"] == "skip":
             out.append("… ")
         else:
-            for side, mark in (("old", "[-{}-]"), ("new", "{{+{}+}}")):
+            for side, mark in zip(("old", "new"), marks, strict=True):
                 core = op[side].rstrip()
                 if core:
-                    out.append(mark.format(core) + op[side][len(core):])
+                    out.append(mark.format(escape(core)) + op[side][len(core):])
     return "".join(out).rstrip()
 
 

@@ -7,9 +7,12 @@ URL scheme (stable; documented in README.md):
     /{doc}                              table of contents of a document
     /{doc}/{number}                     a rule (or rulings entry, rulebook paragraph)
     /{doc}/{number}/history             the rule across editions
+    /{doc}/{number}/history.atom        its versions that changed, as an Atom feed
     /{doc}/glossary                     the glossary of a document
     /{doc}/glossary/{term-slug}         a glossary entry
     /diff, /diff/{old}/{new}            changes between two documents
+    /diff/{old}/{new}/renumbered[.csv|.json]  the rules renumbered, old → new
+    /changes.atom                       the CR releases, newest first, as an Atom feed
 Document ids always hold a year (cr-2025-06-06, rulings-1999-04, rulebook-2005,
 cr-2025-06-06-chapter7), so these
 routes never shadow Datasette's own /{database} pages.
@@ -29,9 +32,10 @@ from datasette.utils.asgi import NotFound, Response
 from jinja2 import ChoiceLoader, FileSystemLoader
 from markupsafe import Markup, escape
 
+from ..lineage.renumbered import as_csv
 from ..lookup import lookup, query
 from ..lookup.lookup import HIT_END, HIT_START, also_in
-from . import diffs, pages
+from . import diffs, feeds, pages, releases
 from .render import glossary_url, highlight, rule_url, slug
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
@@ -75,8 +79,16 @@ async def home(datasette: Any, request: Any) -> Response:
 
 
 async def contents(datasette: Any, request: Any) -> Response:
+    """A document's contents, and for a CR edition what it changed (release notes)."""
     doc = request.url_vars["doc"]
-    data = await _db(datasette).execute_fn(lambda conn: pages.contents(conn, doc))
+
+    def load(conn: Any) -> dict | None:
+        data = pages.contents(conn, doc)
+        if data is not None:
+            data["release_notes"] = releases.release_notes(conn, doc)
+        return data
+
+    data = await _db(datasette).execute_fn(load)
     return await _page(datasette, request, "rulesdb_contents.html", data)
 
 
@@ -131,6 +143,18 @@ async def diff(datasette: Any, request: Any) -> Response:
     return await _page(datasette, request, "rulesdb_diff.html", data)
 
 
+async def renumbered(datasette: Any, request: Any) -> Response:
+    """The renumbering list of a diff, as a page, CSV or JSON."""
+    old, new = request.url_vars["old"], request.url_vars["new"]
+    data = await _db(datasette).execute_fn(lambda conn: diffs.renumbered_page(conn, old, new))
+    fmt = request.url_vars.get("format")
+    if data is None or fmt is None:
+        return await _page(datasette, request, "rulesdb_renumbered.html", data)
+    if fmt == "csv":
+        return Response(as_csv(data["data"]), content_type="text/csv; charset=utf-8")
+    return Response.json(data["data"])
+
+
 SEARCH_LIMIT = 50
 
 
@@ -174,13 +198,17 @@ def register_routes(datasette: Any) -> list[tuple[str, Any]]:
     return [
         (r"^/$", home),
         (r"^/robots\.txt$", robots),
+        (r"^/changes\.atom$", feeds.changes),
         (r"^/search$", search),
         (r"^/diff$", diff_index),
         (rf"^/diff/(?P<old>{DOC_ID})/(?P<new>{DOC_ID})$", diff),
+        (rf"^/diff/(?P<old>{DOC_ID})/(?P<new>{DOC_ID})/renumbered(?:\.(?P<format>csv|json))?$",
+         renumbered),
         (rf"^/{DOC}$", contents),
         (rf"^/{DOC}/glossary$", glossary_index),
         (rf"^/{DOC}/glossary/(?P<slug>[a-z0-9-]+)$", glossary_entry),
         (rf"^/{DOC}/(?P<number>[^/]+)/history$", history),
+        (rf"^/{DOC}/(?P<number>[^/]+)/history\.atom$", feeds.history),
         (rf"^/{DOC}/(?P<number>[^/]+)$", rule),
     ]
 

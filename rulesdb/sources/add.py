@@ -16,6 +16,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -28,8 +29,9 @@ from ..db.store import StoredCounts, mark_superseded
 from ..db.writelock import writing
 from ..errors import InputError
 from ..ingest.model import Document
-from ..layers import LAYERS
+from ..layers import LAYERS, lineage
 from ..layers.run import Background, feed_parsed, run_layers, warm_up
+from .overrides import store_file
 from .release import (
     STDIN,
     Source,
@@ -82,14 +84,17 @@ class AddOptions:
     doc_id: str | None = None
     keep_going: bool = False
     dry_run: bool = False
+    overrides: Path | None = None
 
 
 def add_sources(db_path: Path, sources: list[Source], *, replace: bool = False,
                 doc_id: str | None = None,
                 on_added: Callable[[Added], None] | None = None,
                 on_step: Callable[[str], None] | None = None,
-                keep_going: bool = False, dry_run: bool = False) -> AddReport:
-    """Add CR releases to `db_path` (created when missing), all or nothing.
+                keep_going: bool = False, dry_run: bool = False,
+                overrides: Path | None = None) -> AddReport:
+    """Add CR releases to `db_path` (created when missing), all or nothing, with the
+    alignments set by hand in the file `overrides` (when there is none, the database's).
 
     Every source is parsed before anything is written, and the writing is done on a copy
     that replaces the database only when everything succeeded. `on_added` hears of each
@@ -100,7 +105,7 @@ def add_sources(db_path: Path, sources: list[Source], *, replace: bool = False,
     """
     started = time.perf_counter()
     step = on_step or (lambda label: None)
-    options = AddOptions(replace, doc_id, keep_going, dry_run)
+    options = AddOptions(replace, doc_id, keep_going, dry_run, overrides)
     if doc_id is not None and len(sources) != 1:
         raise InputError("--id names one edition: give exactly one file with it")
     if dry_run:
@@ -154,7 +159,8 @@ def _add(db_path: Path, sources: list[Source], options: AddOptions,
             # (390 MB for a history of 90 editions), are no longer needed
             parsed.clear()
             if new_ids and not options.dry_run:
-                _run_layers(db, new_ids, report, step, workers)
+                refresh = store_file(db, options.overrides)
+                _run_layers(db, new_ids, report, step, workers, refresh)
             db.conn.commit()
         finally:
             db.close()
@@ -192,14 +198,17 @@ def _store_all(db: sqlite_utils.Database, parsed: list[tuple[Source, Document, s
 
 
 def _run_layers(db: sqlite_utils.Database, new_ids: list[str], report: AddReport,
-                step: Callable[[str], None], workers: dict[str, Background]) -> None:
+                step: Callable[[str], None], workers: dict[str, Background],
+                refresh: set[tuple[str, str]]) -> None:
     def full_text() -> None:  # needs no layer: done while the terms worker still works
         t0 = time.perf_counter()
         index_fts(db, new_ids)
         report.layer_seconds["full-text search"] = time.perf_counter() - t0
         step("full-text search")
 
-    times = run_layers(db, new_ids, step, workers, LAYERS, meanwhile=full_text)
+    # the pairs whose overrides the file changed are aligned again too
+    layers = {**LAYERS, "lineage": partial(lineage.compute, refresh=refresh)}
+    times = run_layers(db, new_ids, step, workers, layers, meanwhile=full_text)
     report.layers.update(times.summaries)
     report.layer_seconds.update(times.seconds)
 

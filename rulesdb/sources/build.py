@@ -23,6 +23,8 @@ from ..layers.run import Background, feed_parsed, run_layers, warm_up
 from ..trace.run import scanned_engines, trace_tree
 from .catalog import load_catalog, read_verified
 from .history import load_archives, read_archive
+from .overrides import previous_overrides, read_overrides
+from .overrides import store as store_overrides
 from .release import Source, edition_id, parse_release, previous_sources, store_release
 
 PARSERS = ("cr_text", "cr_flat", "rulings", "rulebook_print", "rulebook_web")
@@ -75,9 +77,12 @@ def build(
     on_document: Callable[[DocumentReport], None] | None = None,
     seeds_only: bool = False,
     on_step: Callable[[str, int], None] | None = None,
+    overrides: Path | None = None,
 ) -> BuildReport:
     """Build `db_path` from the catalogue in `sources_dir`: its documents and, unless
-    `seeds_only`, the releases of its archives; the old file survives any failure.
+    `seeds_only`, the releases of its archives, with the alignments set by hand in the file
+    `overrides` (when there is none, those of the old database); the old file survives any
+    failure.
 
     `on_step(label, total)` is called after each step (for a progress bar of `total` steps).
     """
@@ -86,7 +91,7 @@ def build(
         try:
             with writing(db_path):  # it keeps what was added: no add may run meanwhile
                 return _build(db_path, sources_dir, catalog_path, on_document, workers,
-                              seeds_only, on_step or (lambda label, total: None))
+                              seeds_only, on_step or (lambda label, total: None), overrides)
         finally:
             for worker in workers.values():
                 worker.cancel()
@@ -95,13 +100,16 @@ def build(
 def _build(db_path: Path, sources_dir: Path, catalog_path: Path | None,
            on_document: Callable[[DocumentReport], None] | None,
            workers: dict[str, Background], seeds_only: bool,
-           on_step: Callable[[str, int], None]) -> BuildReport:
+           on_step: Callable[[str, int], None], overrides: Path | None) -> BuildReport:
     started = time.perf_counter()
     catalog = catalog_path or sources_dir / "catalog.toml"
     entries = load_catalog(catalog)
     sources = [] if seeds_only else [source for archive in load_archives(catalog)
                                      for source in read_archive(archive, catalog.parent)]
     kept, report = _previously_added(db_path), BuildReport()
+    hand_set = read_overrides(overrides) if overrides else None
+    if hand_set is None:  # no file: the old database's are kept
+        hand_set, overrides = previous_overrides(db_path), None
     total = 2 * (len(entries) + len(sources) + len(kept)) + len(LAYERS) + 2
     parsed = []
     for entry in entries:
@@ -156,6 +164,7 @@ def _build(db_path: Path, sources_dir: Path, catalog_path: Path | None,
             on_step(f"stored {doc_id}", total)
             doc_ids = [*(i for i in doc_ids if i != doc_id), doc_id]
         mark_superseded(db)
+        store_overrides(db, hand_set, overrides)
         times = run_layers(db, doc_ids, lambda label: on_step(label, total), workers=workers,
                            layers=LAYERS)
         report.layers.update(times.summaries)

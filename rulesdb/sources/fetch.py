@@ -144,7 +144,8 @@ def latest_url(rules_page: str = RULES_PAGE, limits: Limits = Limits()) -> str:
 def fetch(db_path: Path, day: date | None = None, *, media_url: str = MEDIA_URL,
           rules_page: str = RULES_PAGE, limits: Limits = Limits(), replace: bool = False,
           doc_id: str | None = None, url: str | None = None, dry_run: bool = False,
-          on_added: Callable[[Added], None] | None = None) -> tuple[str, AddReport]:
+          on_added: Callable[[Added], None] | None = None,
+          overrides: Path | None = None) -> tuple[str, AddReport]:
     """Download the release at `url`, else that of `day`, else the latest, and add it;
     (url, report)."""
     if day and not url:
@@ -154,7 +155,7 @@ def fetch(db_path: Path, day: date | None = None, *, media_url: str = MEDIA_URL,
         data = download(url, limits)
     source = Source(unquote(url.rsplit("/", 1)[-1]), data, url)
     return url, add_sources(db_path, [source], replace=replace, doc_id=doc_id,
-                            on_added=on_added, dry_run=dry_run)
+                            on_added=on_added, dry_run=dry_run, overrides=overrides)
 
 
 def _download_release(day: date, media_url: str, limits: Limits) -> tuple[str, bytes]:

@@ -27,6 +27,7 @@ from ..layers import LAYERS
 from ..layers.run import run_layers
 from ..trace.run import scanned_engines
 from .build import retrace
+from .overrides import store_file
 
 
 class NoSuchEdition(InputError):
@@ -67,6 +68,7 @@ def _remove(db_path: Path, doc_ids: list[str]) -> RemoveReport:
             for doc_id in doc_ids:
                 delete_document(db, doc_id)
             mark_superseded(db)
+            store_file(db, None)  # their overrides are kept, no longer applied
             times = run_layers(db, [], layers=LAYERS)
             db.conn.commit()
             notes = retrace(db.conn, engines)
