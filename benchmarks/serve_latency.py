@@ -2,8 +2,9 @@
 
 Starts `rulesdb serve` on a free port of 127.0.0.1 (or targets --url), then prints:
 - p50/p95/p99 of rule pages, searches, history pages and Datasette table pages (and, without
-  target, glossary and diff pages, the rest of the load's mix), requested one at a time (targets, issue 18: rule page p50 <= 50 ms, search p50 <= 100 ms, history page
-  p50 <= 100 ms, table page p50 <= 300 ms), and of the Atom feeds and the editions' pages
+  target, glossary and diff pages, the rest of the load's mix), requested one at a time
+  (targets, issue 18: rule page p50 <= 50 ms, search p50 <= 100 ms, history page p50 <= 100
+  ms, table page p50 <= 300 ms), and of the Atom feeds and the editions' pages
   with their release notes (issue 22: /changes.atom and /{doc}/{number}/history.atom
   p95 <= 100 ms, edition page p50 <= 50 ms), with the slowest request of each, and the
   first request of /changes.atom alone (the feed is made then and kept for the database file);
