@@ -232,26 +232,34 @@ def glossary_entry(conn: sqlite3.Connection, doc_id: str, term_slug: str) -> Row
             "index_url": f"/{doc_id}/glossary"}
 
 
+# what the home page offers to start from: rule kind, the kind of document holding it, label
+SAMPLES = (("rule", "comprehensive_rules", "a rule"),
+           ("ruling", "rulings_summary", "a ruling with its sources"),
+           ("paragraph", "rulebook", "a rulebook paragraph"))
+
+
 def samples(conn: sqlite3.Connection) -> list[Row]:
     """One page of each kind to start from: a rule and its history, a ruling, a glossary
-    entry; taken from the newest document that has one."""
+    entry; taken from the newest document that has one (each read in its document through
+    an index: ordering every rule of the history by date took 185 ms)."""
+    newest = rows(conn, "SELECT id, kind FROM documents ORDER BY effective_date DESC, partial")
     found: list[Row] = []
-    for kind, label in (("rule", "a rule"), ("ruling", "a ruling with its sources"),
-                        ("paragraph", "a rulebook paragraph")):
-        hit = rows(conn, "SELECT r.document, r.number FROM rules r JOIN documents d "
-                         "ON d.id = r.document WHERE r.kind = ? ORDER BY d.effective_date DESC, "
-                         "d.partial, "
-                         "r.position LIMIT 1", [kind])
-        if hit:
-            url = rule_url(hit[0]["document"], hit[0]["number"])
-            found.append({"label": f"{label}: {hit[0]['document']} {hit[0]['number']}",
-                          "url": url})
-            if kind == "rule":
-                found.append({"label": "its history across editions", "url": url + "/history"})
-    entry = rows(conn, "SELECT g.document, g.term FROM glossary g JOIN documents d "
-                       "ON d.id = g.document ORDER BY d.effective_date DESC, d.partial, "
-                       "g.position LIMIT 1")
-    if entry:
-        found.append({"label": f"a glossary entry: {entry[0]['document']} {entry[0]['term']}",
-                      "url": glossary_url(entry[0]["document"], entry[0]["term"])})
+    for kind, doc_kind, label in SAMPLES:
+        for doc in (d["id"] for d in newest if d["kind"] == doc_kind):
+            hit = conn.execute("SELECT number FROM rule_rows WHERE document = ? AND kind = ? "
+                               "ORDER BY position LIMIT 1", [doc, kind]).fetchone()
+            if hit:
+                url = rule_url(doc, hit[0])
+                found.append({"label": f"{label}: {doc} {hit[0]}", "url": url})
+                if kind == "rule":
+                    found.append({"label": "its history across editions",
+                                  "url": url + "/history"})
+                break
+    for doc in (d["id"] for d in newest):
+        entry = conn.execute("SELECT term FROM glossary WHERE document = ? ORDER BY position "
+                             "LIMIT 1", [doc]).fetchone()
+        if entry:
+            found.append({"label": f"a glossary entry: {doc} {entry[0]}",
+                          "url": glossary_url(doc, entry[0])})
+            break
     return found
