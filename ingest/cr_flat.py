@@ -20,7 +20,7 @@ from .cr_complete import check_complete, cut_glossary
 from .cr_date import DATE, read_date, unreadable
 from .cr_flat_glossary import split_glossary
 from .cr_flat_rules import rstrip_index, walk_rules
-from .cr_lines import plain_spaces
+from .cr_lines import fold_warnings, plain_spaces
 from .cr_order import covers
 from .decode import decode
 from .model import Document, DocumentMeta, ParseError, Part, Residue, Rule
@@ -102,7 +102,8 @@ def parse_text(text: str) -> Document:
     if cut_off:
         meta = replace(meta, covers=(*meta.covers, cut_off), cut_off=cut_off)
     return Document(meta=meta, text=source, rules=tuple(rules), glossary=tuple(entries),
-                    parts=tuple(parts), residue=tuple(residue), warnings=tuple(warnings))
+                    parts=tuple(parts), residue=tuple(residue),
+                    warnings=tuple(fold_warnings(warnings)))
 
 
 def _front_parts(text: str, body: int, introduction: int | None, contents: int | None,

@@ -6,8 +6,8 @@ sentences ("see rule 409.1a"). A number opens an item when
 - it follows the end of a sentence or a closing quote or bracket (a cited number follows a
   word: "rule", "see", "and"), and no lowercase word follows it; such a number opens an
   item even when it breaks the numbering (a misprint: "501.2" printed for "510.2"), or
-- it is the next number the numbering expects (the first subrule after a rule's heading,
-  "702.19. Trample 702.19a"), after a heading or a sentence that is not citing it.
+- it follows a heading ("702.19. Trample 702.19a"), or is the next number the numbering
+  expects, and no citing word comes before it.
 """
 
 from __future__ import annotations
@@ -79,9 +79,9 @@ def _printed_irregularly(marker: _Marker) -> str | None:
 
 
 def _opens_chapter(text: str, marker: _Marker) -> bool:
-    """Whether a chapter number is followed by its heading and its first section, as every
+    """Whether a chapter number is followed by its heading and one of its sections, as every
     chapter is; a bare "2." inside a sentence is not."""
-    heading = re.compile(rf"\s*[^.]{{1,{HEADING_MAX}}}?\s{marker.key.section}\.\s")
+    heading = re.compile(rf"\s*[^.]{{1,{HEADING_MAX}}}?\s{marker.key.chapter}\d\d\.\s")
     return heading.match(text, marker.end) is not None
 
 
@@ -115,8 +115,12 @@ def walk_rules(text: str, start: int, end: int) -> tuple[list[Rule], list[str]]:
             accepted = not text[start : marker.start].strip()
         else:
             before = text[max(found[-1].end, marker.start - 80) : marker.start].rstrip()
+            # after a heading ("101. The Magic Golden Rules 100.9. Whenever ..."), a number
+            # opens an item as after a sentence, unless a word cites it
+            heading = marker.start - found[-1].end <= HEADING_MAX + 1 and \
+                is_heading(text[found[-1].end : marker.start].strip())
             accepted = _follows_sentence(before) or (
-                marker.key in expected and _not_citing(before))
+                (marker.key in expected or heading) and _not_citing(before))
         if accepted and marker.key.kind == "chapter":
             accepted = _opens_chapter(text, marker)
         if not accepted:

@@ -70,13 +70,14 @@ class Key:
 
 
 def successors(key: Key | None) -> set[Key]:
-    """The numbers that may directly follow `key` in a complete numbering: its first child,
-    or the next number of its own kind or of any kind above it."""
+    """The numbers that may directly follow `key` in a complete numbering: its first child
+    (any section of a chapter: a fragment of the rules may start a chapter anywhere), or the
+    next number of its own kind or of any kind above it."""
     if key is None:
         return {Key(100, -2)}
     out = {Key((key.chapter + 1) * 100, -2)}
     if key.rule == -2:
-        return {Key(key.section)}
+        return {Key(key.section + index) for index in range(100)}
     if key.section + 1 < (key.chapter + 1) * 100:
         out.add(Key(key.section + 1))
     if key.rule == -1:

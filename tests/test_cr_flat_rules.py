@@ -182,7 +182,8 @@ RULE_CASES = [
             ("section", "200", "2", "200.", "General", "General", []),
             ("rule", "200.1", "200", "200.1.", "Cards.", None, []),
         ],
-        [f"{n} is in the body but not in the contents" for n in ("2", "101", "102", "200")],
+        [f"{n} is in the body but not in the contents" for n in ("2", "101", "102")]
+        + ["1 more like: 2 is in the body but not in the contents"],
         id="empty-section-and-next-chapter",
     ),
     pytest.param(

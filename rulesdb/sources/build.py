@@ -25,7 +25,7 @@ from .catalog import load_catalog, read_verified
 from .history import load_archives, read_archive
 from .release import Source, edition_id, parse_release, previous_sources, store_release
 
-PARSERS = ("cr_text", "cr_flat", "rulings", "rulebook_print", "rulebook_web")
+PARSERS = ("cr_text", "cr_flat", "cr_any", "rulings", "rulebook_print", "rulebook_web")
 
 
 @dataclass
