@@ -35,7 +35,7 @@ _CITING = frozenset(
     | {"and", "or", "of", "to", "in", "under", "by", "from", "with", "through", "per"}
     | {"also", "than", "then", "is", "are", "step", "steps", "phase", "between", "after"}
 )
-EXAMPLE = re.compile(r"(?<!\S)((?:Example:\s*)?Example:)\s*")
+EXAMPLE = re.compile(r"(?<!\S)((?:Example:\s*)?Example:)(?:\s+|$)")
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,8 @@ Line = tuple[int, str]  # (offset in the text, line without its newline)
 
 # Only the label is matched: the example's text is the rest of the line, stripped by `clean`.
 # the label, printed twice in some releases ("Example:Example: A player …", 2014-09-26)
-EXAMPLE = re.compile(r"^[ \t]*((?:Example:[ \t]*)?Example:)[ \t]*")
+# a label glued to its text ("Example:Bob ...") is no label: it would not rebuild the line
+EXAMPLE = re.compile(r"^[ \t]*((?:Example:[ \t]*)?Example:)(?:[ \t]+|$)")
 DOUBLED_SPACES = "doubled spaces"
 ODD_SPACES = "no-break or other odd spaces read as spaces"
 SHOWN = 3  # warnings of one kind listed before the rest are counted

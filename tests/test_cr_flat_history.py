@@ -15,21 +15,13 @@ from rulesdb.ingest import cr_any
 from rulesdb.ingest.decode import decode
 from rulesdb.ingest.lossless import lossless_mismatch
 from rulesdb.ingest.model import Document
-from rulesdb.sources.history import load_archives, parse_sums, read_archive
+from rulesdb.sources.history import parse_sums
 from rulesdb.sources.release import Source, parse_release
 
 from conftest import SOURCES
 
-CATALOG = SOURCES / "catalog.toml"
 SUMS = SOURCES.parent / "history" / "SHA256SUMS"
 RELEASES = sorted(parse_sums(SUMS.read_text(encoding="utf-8"), SUMS))
-
-
-@pytest.fixture(scope="session")
-def archived() -> dict[str, Source]:
-    """The archive's releases by file name (read and checked once)."""
-    (archive,) = load_archives(CATALOG)
-    return {source.name: source for source in read_archive(archive, SOURCES)}
 
 
 def spaced(text: str) -> str:
