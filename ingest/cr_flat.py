@@ -19,7 +19,7 @@ from itertools import pairwise
 from .cr_complete import check_complete, cut_glossary
 from .cr_date import DATE, read_date, unreadable
 from .cr_flat_glossary import split_glossary
-from .cr_flat_rules import rstrip_index, walk_rules
+from .cr_flat_rules import lstrip_index, rstrip_index, walk_rules
 from .cr_lines import fold_warnings, plain_spaces
 from .cr_order import covers
 from .decode import decode
@@ -82,8 +82,8 @@ def parse_text(text: str) -> Document:
     if glossary is not None:
         end = glossary + len("Glossary")
         parts.append(Part("glossary", "Glossary", (glossary, end)))
-        first = end + len(text[end:]) - len(text[end:].lstrip())
-        entries, glossary_warnings = split_glossary(text, first, credits or len(text))
+        stop = credits or len(text)
+        entries, glossary_warnings = split_glossary(text, lstrip_index(text, end, stop), stop)
         warnings.extend(glossary_warnings)
     if credits is not None:
         _check_one_release(text, credits)
@@ -112,9 +112,8 @@ def _front_parts(text: str, body: int, introduction: int | None, contents: int |
     in a fragment without them, the text before its first rule as residue."""
     bounds = sorted({0, body, *(i for i in (introduction, contents) if i is not None)})
     parts, residue = [], []
-    for start, stop in pairwise(bounds):
-        while start < stop and text[start].isspace():
-            start += 1
+    for first, stop in pairwise(bounds):
+        start = lstrip_index(text, first, stop)
         end = rstrip_index(text, start, stop)
         if start == end:
             continue

@@ -29,7 +29,7 @@ from .cr_flat_headings import (
     opens_definition,
     repeats_heading,
 )
-from .cr_flat_rules import split_examples
+from .cr_flat_rules import lstrip_index, split_examples
 from .cr_glossary import see_targets, split_aliases
 from .model import GlossaryEntry
 
@@ -51,17 +51,14 @@ _MISPLACED = 2  # how many entries an entry printed out of order may be away fro
 
 @dataclass(frozen=True)
 class _Candidate:
-    """A possible entry start: where it is (its first word's index and offset), where
-    its heading ends, its sort key, whether the definition confirms the heading, and
-    whether it follows the end of a sentence."""
+    """A possible entry start: where it and its heading end are, its sort key, whether
+    the definition confirms the heading, and whether it follows the end of a sentence."""
 
-    index: int
     start: int
     heading_end: int
     key: str
     strong: bool
     after_sentence: bool = True
-    repeated: bool = False
 
 
 def _sort_key(heading: str) -> str:
@@ -69,7 +66,7 @@ def _sort_key(heading: str) -> str:
     before its extensions ("Trigger, Triggered Ability" before "Trigger Condition"), a
     leading "The" aside ("The Ring" among the R's)."""
     key = heading.lower().replace(_OBSOLETE.lower(), "").strip()
-    key = key.removeprefix("the ") if key != "the " else key
+    key = key.removeprefix("the ")
     key = key.replace(",", "\x01").replace("-", "\x02").replace(" ", "\x02")
     return re.sub(r"[^a-z0-9\x01\x02]", "", key)
 
@@ -116,8 +113,8 @@ def _candidates(text: str, tokens: list[tuple[int, int, str]]) -> list[_Candidat
         end = tokens[index + length - 1][1]
         key = _sort_key(text[tokens[index][0] : end])
         if key:
-            out.append(_Candidate(index, tokens[index][0], end, key, repeated or opened,
-                                  after_sentence, repeated))
+            out.append(_Candidate(tokens[index][0], end, key, repeated or opened,
+                                  after_sentence))
     return out
 
 
@@ -226,9 +223,7 @@ def _entry(text: str, candidate: _Candidate, stop: int) -> dict:
     """The fields of one entry, from its heading to `stop`, its examples split off."""
     heading = " ".join(text[candidate.start : candidate.heading_end].split())
     glued = candidate.heading_end < stop and not text[candidate.heading_end].isspace()
-    body_start = candidate.heading_end
-    while body_start < stop and text[body_start].isspace():
-        body_start += 1
+    body_start = lstrip_index(text, candidate.heading_end, stop)
     definition, examples = split_examples(text, body_start, stop)
     body_end = examples[-1].span[1] if examples else body_start + len(
         text[body_start:stop].rstrip())

@@ -147,6 +147,13 @@ def walk_rules(text: str, start: int, end: int) -> tuple[list[Rule], list[str]]:
     return rules, warnings
 
 
+def lstrip_index(text: str, start: int, end: int) -> int:
+    """`start` moved forward over leading whitespace, not past `end`."""
+    while start < end and text[start].isspace():
+        start += 1
+    return start
+
+
 def rstrip_index(text: str, start: int, end: int) -> int:
     """`end` moved back over trailing whitespace, not before `start`."""
     while end > start and text[end - 1].isspace():
@@ -170,9 +177,7 @@ def split_examples(text: str, start: int, end: int) -> tuple[str, tuple[Example,
 
 def _make_rule(text: str, marker: _Marker, stop: int) -> Rule:
     """One item from its marker to `stop`, its examples split off."""
-    body_start = marker.end
-    while body_start < stop and text[body_start].isspace():
-        body_start += 1
+    body_start = lstrip_index(text, marker.end, stop)
     body_end = rstrip_index(text, body_start, stop)
     body, examples = split_examples(text, body_start, body_end)
     key = marker.key
