@@ -42,7 +42,7 @@ EXAMPLE = re.compile(r"(?<!\S)((?:Example:\s*)?Example:)(?:\s+|$)")
 class _Marker:
     key: Key
     start: int
-    end: int  # where the item's text starts (after the marker and the space)
+    end: int  # where the marker ends
     printed: str  # the marker as printed
     glued: bool = False
 
@@ -67,8 +67,11 @@ def _marker(text: str, match: re.Match[str]) -> _Marker:
 
 
 def _printed_irregularly(marker: _Marker) -> str | None:
-    """A warning when a rule lacks its period or a subrule has one."""
+    """A warning when a rule lacks its period, a subrule has one, a space is inside the
+    number or none after it."""
     key, printed = marker.key, marker.printed
+    if marker.glued:
+        return f"no space after {printed}"
     if key.kind == "rule" and not printed.endswith("."):
         return f"rule {key.number} is printed without its period"
     if key.kind == "subrule" and printed.endswith("."):
