@@ -56,3 +56,16 @@ def cut_glossary(text: str, entries: list[GlossaryEntry], residue: list[Residue]
                     f"edition with the rules and {len(entries)} glossary entries, up to "
                     f"{entries[-1].term if entries else 'none'}")
     return f"{GLOSSARY_CUT_OFF} {where}"
+
+
+def settle_end(text: str, rules: list[Rule], entries: list[GlossaryEntry],
+               residue: list[Residue], listed: frozenset[str] | None, glossary: bool,
+               credits: bool, warnings: list[str]) -> str | None:
+    """Where a copy that stops inside its glossary is cut off (`cut_glossary`), None when
+    it is whole; ParseError when it stops inside its rules (`check_complete`)."""
+    cut_off = cut_glossary(text, entries, residue, listed, warnings) \
+        if glossary and not credits else None
+    last_end = entries[-1].span[1] if entries else rules[-1].span[1]
+    check_complete(text, rules, last_end, listed,
+                   {"Glossary": glossary, "Credits": credits or bool(cut_off)})
+    return cut_off

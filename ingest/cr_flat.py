@@ -13,19 +13,15 @@ gives for the same release, each text on one line.
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from itertools import pairwise
 
-from .cr_complete import check_complete, cut_glossary
-from .cr_date import DATE, read_date, unreadable
+from .cr_complete import settle_end
+from .cr_date import DATE, cr_meta
 from .cr_flat_glossary import split_glossary
 from .cr_flat_rules import lstrip_index, rstrip_index, walk_rules
 from .cr_lines import fold_warnings, plain_spaces
-from .cr_order import covers
 from .decode import decode
-from .model import Document, DocumentMeta, ParseError, Part, Residue, Rule
-
-DEFAULT_TITLE = "Magic: The Gathering Comprehensive Rules"
+from .model import Document, ParseError, Part, Residue, Rule
 
 _INTRODUCTION = re.compile(r"(?<!\S)Introduction(?=\s)")
 _CONTENTS = re.compile(r"(?<!\S)Contents(?=\s+1\.\s)")
@@ -92,15 +88,9 @@ def parse_text(text: str) -> Document:
     listed = frozenset(text[contents:body].split()) if contents is not None else None
     if contents is not None:
         warnings.extend(_compare_contents(text[contents:body], rules))
-    cut_off = None
-    if glossary is not None and credits is None:
-        cut_off = cut_glossary(text, entries, residue, listed, warnings)
-    last_end = entries[-1].span[1] if entries else rules[-1].span[1]
-    found = {"Glossary": glossary is not None, "Credits": credits is not None or bool(cut_off)}
-    check_complete(text, rules, last_end, listed, found)
-    meta = _meta(text, date, rules, parts, warnings)
-    if cut_off:
-        meta = replace(meta, covers=(*meta.covers, cut_off), cut_off=cut_off)
+    cut_off = settle_end(text, rules, entries, residue, listed, glossary is not None,
+                         credits is not None, warnings)
+    meta = cr_meta(_title(text, date, parts), date, rules, warnings, cut_off)
     return Document(meta=meta, text=source, rules=tuple(rules), glossary=tuple(entries),
                     parts=tuple(parts), residue=tuple(residue),
                     warnings=tuple(fold_warnings(warnings)))
@@ -128,24 +118,13 @@ def _front_parts(text: str, body: int, introduction: int | None, contents: int |
     return parts, residue
 
 
-def _meta(text: str, date: re.Match[str] | None, rules: list[Rule], parts: list[Part],
-          warnings: list[str]) -> DocumentMeta:
-    """The document's title, effective date and coverage."""
-    title = DEFAULT_TITLE
+def _title(text: str, date: re.Match[str] | None, parts: list[Part]) -> str | None:
+    """The printed title: the text before the date, else the title part."""
     if date is not None and text[: date.start()].strip():
-        title = " ".join(text[: date.start()].split())
-    elif parts and parts[0].name == "title":
-        title = " ".join(parts[0].text.split())
-    effective = read_date(date) if date else None
-    if date is not None and effective is None:
-        warnings.append(unreadable(date.group(0)))
-    return DocumentMeta(
-        kind="comprehensive_rules",
-        title=title,
-        effective_date=effective,
-        date_text=date.group(0) if date else None,
-        covers=covers(rules),
-    )
+        return " ".join(text[: date.start()].split())
+    if parts and parts[0].name == "title":
+        return " ".join(parts[0].text.split())
+    return None
 
 
 def _compare_contents(contents: str, rules: list[Rule]) -> list[str]:

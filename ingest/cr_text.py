@@ -24,19 +24,15 @@ chapters present, e.g. ("700-731",) for chapter 7 alone and ("100-905",) for a f
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from itertools import accumulate, pairwise
 
-from .cr_complete import check_complete, cut_glossary
-from .cr_date import DATE, read_date, unreadable
+from .cr_complete import settle_end
+from .cr_date import DATE, cr_meta
 from .cr_glossary import parse_glossary
 from .cr_lines import Line, fold_warnings, plain_spaces
-from .cr_order import covers
 from .cr_text_body import CHAPTER, parse_body, rule_line
 from .decode import decode
-from .model import Document, DocumentMeta, ParseError, Part, Residue, Rule
-
-DEFAULT_TITLE = "Magic: The Gathering Comprehensive Rules"
+from .model import Document, ParseError, Part, Residue
 
 _HTML = re.compile(r"\s*<(?:!doctype\s+html|html|head|body)", re.IGNORECASE)
 # numbered rules after the Credits that make them a second release, not a stray line
@@ -121,24 +117,6 @@ def _block(text: str, lines: list[Line], start: int, stop: int) -> tuple[str, tu
     return body, (begin + lead, begin + lead + len(body))
 
 
-def _meta(title_text: str | None, text: str, rules: list[Rule],
-          warnings: list[str]) -> DocumentMeta:
-    title = DEFAULT_TITLE
-    if title_text:
-        title = title_text.split("\n", 1)[0].strip()
-    date = DATE.search(title_text if title_text else text)
-    effective = read_date(date) if date else None
-    if date and effective is None:
-        warnings.append(unreadable(date.group(0)))
-    return DocumentMeta(
-        kind="comprehensive_rules",
-        title=title,
-        effective_date=effective,
-        date_text=date.group(0) if date else None,
-        covers=covers(rules),
-    )
-
-
 def _check_one_release(text: str, lines: list[Line], credits: int) -> None:
     """Raise ParseError when numbered rules follow the Credits: a second release joined on
     (`cat a.txt b.txt`), which would otherwise be kept as credits text and never read."""
@@ -213,16 +191,10 @@ def parse_text(text: str) -> Document:
 
     listed = (frozenset(line.strip() for line in contents_text.split("\n"))
               if contents_text is not None else None)
-    cut_off = None
-    if glossary is not None and credits is None:
-        cut_off = cut_glossary(text, entries, residue, listed, warnings)
-    last_end = entries[-1].span[1] if entries else rules[-1].span[1]
-    found = {"Glossary": glossary is not None, "Credits": credits is not None or bool(cut_off)}
-    check_complete(text, rules, last_end, listed, found)
-
-    meta = _meta(title_text, text, rules, warnings)
-    if cut_off:
-        meta = replace(meta, covers=(*meta.covers, cut_off), cut_off=cut_off)
+    cut_off = settle_end(text, rules, entries, residue, listed, glossary is not None,
+                         credits is not None, warnings)
+    title = title_text.split("\n", 1)[0].strip() if title_text else None
+    meta = cr_meta(title, DATE.search(title_text or text), rules, warnings, cut_off)
     return Document(
         meta=meta,
         text=source,
