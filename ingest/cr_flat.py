@@ -28,7 +28,8 @@ _CONTENTS = re.compile(r"(?<!\S)Contents(?=\s+1\.\s)")
 # The body opens with chapter 1, its first section and that section's first rule; the
 # contents list the same chapter and section, but never a rule after them.
 _BODY = re.compile(r"(?<!\S)1\.\s[^.]{1,80}?\s100\.\s[^.]{1,80}?\s100\.1\.?\s")
-# A fragment opens with its first number.
+# A fragment opens with its first number, at the start or after a title and its date.
+_FRONT_MAX = 1000
 _FIRST_NUMBER = re.compile(r"\s*(?:\d\.|[1-9]\d\d\.(?:\d{1,3}[a-z]?\.?)?)\s")
 _ENDS = "[.!?:\"')\\]”’]"
 _GLOSSARY = re.compile(rf"(?<={_ENDS})\s+(Glossary)(?=\s)")
@@ -58,8 +59,9 @@ def parse_text(text: str) -> Document:
     body_match = _BODY.search(text, contents or 0)
     if body_match is not None:
         body = body_match.start()
-    else:
-        first = _FIRST_NUMBER.match(text)
+    else:  # a fragment: its rules from the start, or after a title and its date
+        printed = DATE.search(text, 0, _FRONT_MAX)
+        first = _FIRST_NUMBER.match(text, printed.end() if printed else 0)
         if first is None or contents is not None:
             raise ParseError("no chapter 1 followed by rule 100.1, nor a numbered rule at the "
                              "start: not a Comprehensive Rules text", contents or 0)

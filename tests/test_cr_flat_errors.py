@@ -8,6 +8,7 @@ import pytest
 
 from rulesdb.ingest import cr_text
 from rulesdb.ingest.cr_flat import parse
+from rulesdb.ingest.lossless import lossless_mismatch
 from rulesdb.ingest.model import ParseError
 
 from cr_flat_helpers import GLOSSARY, HEAD, START, TAIL, make_doc
@@ -77,3 +78,15 @@ def test_real_document_cut_off_in_its_glossary_is_partial(source_bytes: dict[str
     assert doc.meta.cut_off.startswith("glossary cut off after ")
     assert 0 < len(doc.glossary) < 402
     assert len(doc.rules) == 1274
+
+
+def test_a_fragment_may_open_with_its_title_and_date() -> None:
+    doc = parse(b"Magic: The Gathering Comprehensive Rules These rules are effective as of "
+                b"June 6, 2025. 702. Keyword Abilities 702.1. Most abilities describe what "
+                b"they do. 702.2. Deathtouch 702.2a Deathtouch is a static ability.")
+    assert [r.number for r in doc.rules] == ["702", "702.1", "702.2", "702.2a"]
+    assert (doc.meta.effective_date, doc.meta.covers) == ("2025-06-06", ("702-702",))
+    assert [(p.name, p.text) for p in doc.parts] == [
+        ("title", "Magic: The Gathering Comprehensive Rules These rules are effective as of "
+                  "June 6, 2025.")]
+    assert lossless_mismatch(doc) is None
