@@ -14,9 +14,20 @@ from .cr_lines import EXAMPLE, Line, clean
 from .model import Example, GlossaryEntry
 
 _SUFFIX = re.compile(r"\s*\((Obsolete)\)\s*$")
+_OBSOLETE = "(Obsolete)"
+_OBSOLETE_LINE = _OBSOLETE + " "
+# a heading run into its first numbered sense: "Ability1. Text on an object ..."
+_GLUED_SENSE = re.compile(r"(\s*\S.*?[a-z])(1\.\s+\S.*)$")
+# a line that can only be a heading: a few capitalized words (small ones lowercase), no
+# sentence punctuation; the line after it opens a sentence
+_HEADING_LINE = re.compile(
+    r"[A-Z][\w’'-]*(?: (?:[A-Z][\w’'-]*|of|the|and|to|a|an|in|from|with|as|on|for|or|at|by))"
+    r"{0,6}[ \t]*$")
+_SENTENCE_END = re.compile(r"[.!?][”\"’')\]]*[ \t]*$")
+_DEFINITION_LINE = re.compile(r"[A-Z0-9“\"]\S* \S")
 _QUALIFIER = re.compile(r"\s*\([^()]*\)\s*$")
 _QUOTES = "\"“”'‘’"
-_SEE = re.compile(r"\bSee (?:also )?([A-Z“\"][^.]*?)\.(?=[\s”\"]|$)")
+_SEE = re.compile(r"\bSee\s+(?:also\s+)?([A-Z“\"][^.]*?)\.(?=[\s”\"]|$)")
 _NOT_A_TERM = re.compile(r"^(?:rules?|sections?|the|Rules?|Sections?|The|X)\b")
 
 def split_aliases(term: str) -> tuple[str, ...]:
@@ -46,11 +57,11 @@ def see_targets(definition: str, terms: frozenset[str] = frozenset()) -> tuple[s
     A target that is itself one of `terms` (e.g. "Active Player, Nonactive Player Order")
     stays whole; otherwise it is split at commas and "and".
     """
-    if "See " not in definition:  # most definitions have no link; spare the regex
+    if "See" not in definition:  # most definitions have no link; spare the regex
         return ()
     names: list[str] = []
     for match in _SEE.finditer(definition):
-        target = match.group(1)
+        target = " ".join(match.group(1).split())  # a name may run over a line break
         if _NOT_A_TERM.match(target):
             continue
         whole = target.strip().strip(_QUOTES + ",").strip()
@@ -71,15 +82,28 @@ def parse_entry(block: Sequence[Line], warnings: list[str]) -> GlossaryEntry:
 def _entry_fields(block: Sequence[Line], warnings: list[str]) -> dict[str, Any]:
     """The fields of `parse_entry`'s entry but `see`, which depends on the other terms."""
     head_offset, head_line = block[0]
+    body = list(block[1:])
+    glued = _GLUED_SENSE.match(head_line)
+    if glued:  # "Ability1. Text on an object ..." (2021-06-09): the first sense on its line
+        warnings.append(f"glossary heading {glued[1].strip()!r} runs into its definition "
+                        f"(offset {head_offset})")
+        body.insert(0, (head_offset + glued.start(2), head_line[glued.start(2) :]))
+        head_line = head_line[: glued.end(1)]
+    if body and body[0][1].lstrip().startswith(_OBSOLETE_LINE) and _OBSOLETE not in head_line:
+        # "Placed" over "(Obsolete) Some spells ...": the mark belongs to the heading
+        offset, line = body[0]
+        cut = line.index(_OBSOLETE) + len(_OBSOLETE)
+        head_line = f"{head_line.rstrip()} {_OBSOLETE}"
+        body[0] = (offset + cut, line[cut:])
     heading = head_line.strip()
     head_start = head_offset + len(head_line) - len(head_line.lstrip())
     # The suffix regex scans the heading; most headings lack its literal text.
-    obsolete = "(Obsolete)" in heading and _SUFFIX.search(heading) is not None
+    obsolete = _OBSOLETE in heading and _SUFFIX.search(heading) is not None
     term = _SUFFIX.sub("", heading) if obsolete else heading
     paragraphs: list[str] = []
     examples: list[list] = []  # [label, lines, start, end]
     end = head_start + len(heading)
-    for offset, line in block[1:]:
+    for offset, line in body:
         line_end = offset + len(line.rstrip())
         end = line_end
         example = EXAMPLE.match(line)
@@ -103,18 +127,56 @@ def _entry_fields(block: Sequence[Line], warnings: list[str]) -> dict[str, Any]:
             Example(text="\n".join(lines), label=label, span=(start, stop))
             for label, lines, start, stop in examples
         ),
+        "glued": glued is not None,
         "span": (head_start, end),
     }
 
 
 def parse_glossary(lines: Sequence[Line], warnings: list[str]) -> list[GlossaryEntry]:
     """The entries of the glossary body (the lines after its "Glossary" heading)."""
-    found = [_entry_fields(block, warnings) for block in _blocks(lines, warnings)]
+    blocks = _headed(_split_unspaced(_blocks(lines, warnings), warnings), warnings)
+    found = [_entry_fields(block, warnings) for block in blocks]
     terms = frozenset(fields["term"] for fields in found)
     # "See" targets are settled once every term is known, so a term with a comma stays whole.
     return [
         GlossaryEntry(**fields, see=see_targets(fields["definition"], terms)) for fields in found
     ]
+
+
+def _split_unspaced(blocks: list[list[Line]], warnings: list[str]) -> list[list[Line]]:
+    """`blocks` with a block split before each heading printed with no blank line before
+    it: a short Title Case line after a sentence end, a definition after it ("... See rule
+    716, "Adventurer Cards."" then "Affinity" then "A keyword ability that ...")."""
+    out = []
+    for block in blocks:
+        start = 0
+        for index in range(2, len(block)):
+            if _HEADING_LINE.match(block[index][1]) and _SENTENCE_END.search(block[index - 1][1]) \
+                    and index + 1 < len(block) and _DEFINITION_LINE.match(block[index + 1][1]):
+                warnings.append(f"glossary entry {block[index][1].strip()!r} has no blank line "
+                                f"before it (offset {block[index][0]})")
+                out.append(block[start:index])
+                start = index
+        out.append(block[start:])
+    return out
+
+
+def _headed(blocks: list[list[Line]], warnings: list[str]) -> list[list[Line]]:
+    """`blocks` with each lone line between them joined to the block before it: a heading
+    with no definition is a row of a table inside the definition before it (2003-03-15
+    lists the expansion symbols so), not an entry."""
+    out: list[list[Line]] = []
+    extended = -1
+    for index, block in enumerate(blocks):
+        if out and len(block) == 1 and index + 1 < len(blocks):
+            if extended != len(out):
+                warnings.append(f"glossary lines with no definition kept in the entry "
+                                f"{out[-1][0][1].strip()!r} (offset {block[0][0]})")
+                extended = len(out)
+            out[-1] = [*out[-1], *block]
+        else:
+            out.append(block)
+    return out
 
 
 def _blocks(lines: Sequence[Line], warnings: list[str]) -> list[list[Line]]:

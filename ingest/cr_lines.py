@@ -1,5 +1,6 @@
-"""Lines of a Comprehensive Rules text file, as both of its parsers (rules, glossary) read
-them: where an example starts, and each line's text with the source's spacing slips mended.
+"""Lines of a Comprehensive Rules text file, as its parsers (rules, glossary, and the text
+whose line breaks are lost) read them: where an example starts, whether a rule's text is a
+heading, and each line's text with the source's spacing slips mended.
 """
 
 from __future__ import annotations
@@ -10,15 +11,25 @@ Line = tuple[int, str]  # (offset in the text, line without its newline)
 
 # Only the label is matched: the example's text is the rest of the line, stripped by `clean`.
 # the label, printed twice in some releases ("Example:Example: A player …", 2014-09-26)
-EXAMPLE = re.compile(r"^[ \t]*((?:Example:[ \t]*)?Example:)[ \t]*")
+# a label glued to its text ("Example:Bob ...") is no label: it would not rebuild the line
+EXAMPLE = re.compile(r"^[ \t]*((?:Example:[ \t]*)?Example:)(?:[ \t]+|$)")
 DOUBLED_SPACES = "doubled spaces"
 ODD_SPACES = "no-break or other odd spaces read as spaces"
 SHOWN = 3  # warnings of one kind listed before the rest are counted
 _SPACES = re.compile(r"[ \t]{2,}")
+HEADING_MAX = 60  # a heading is short and carries no sentence punctuation
+# Keyword names may end with "!" ("For Mirrodin!"), so "!" alone does not make a sentence.
+_SENTENCE_MARK = re.compile(r"[.:;?]\s|[.:;?”\"]$")
 _KIND = re.compile(r"'.*'|\d+(?:[.-]\d+)*[a-z]?")  # what differs between warnings of a kind
 # spaces other than the plain one and the tab: no-break, typographic widths, ideographic
 _ODD = "\u00a0\u1680" + "".join(map(chr, range(0x2000, 0x200b))) + "\u202f\u205f\u3000"
 _ODD_SPACE = re.compile(f"[{_ODD}]")
+
+
+def is_heading(text: str) -> bool:
+    """Whether a rule's text is a heading ("Trample", "For Mirrodin!") rather than a rule."""
+    return (bool(text) and "\n" not in text and len(text) <= HEADING_MAX
+            and not _SENTENCE_MARK.search(text))
 
 
 def plain_spaces(text: str, warnings: list[str]) -> str:

@@ -100,7 +100,8 @@ class GlossaryEntry:
 
     `term` is the heading as printed, without a trailing "(Obsolete)"; `aliases` lists
     the separate names when the heading names several. `heading` is the printed heading
-    line in full. `see` lists the entries named by "See X" / "See also A, B".
+    line in full. `see` lists the entries named by "See X" / "See also A, B". `glued`
+    marks a source typo where no space follows the heading ("Ability1. Text on ...").
     """
 
     term: str
@@ -111,11 +112,14 @@ class GlossaryEntry:
     see: tuple[str, ...] = ()
     examples: tuple[Example, ...] = ()
     glyphs: tuple[Glyph, ...] = ()
+    glued: bool = False
     span: Span = (0, 0)
 
     def reconstruct(self) -> str:
         """The entry as printed."""
-        parts = [self.heading, restore_glyphs(self.definition, self.glyphs)]
+        definition = restore_glyphs(self.definition, self.glyphs)
+        head = self.heading + definition if self.glued else self.heading
+        parts = [head, "" if self.glued else definition]
         parts.extend(example.reconstruct() for example in self.examples)
         return " ".join(part for part in parts if part)
 

@@ -55,3 +55,12 @@ def history_db(tmp_path_factory) -> Path:
 def source_bytes() -> dict[str, bytes]:
     """The bytes of each bundled source, by document id."""
     return {doc_id: path.read_bytes() for doc_id, path in SOURCE_FILES.items()}
+
+
+@pytest.fixture(scope="session")
+def archived() -> dict:
+    """The releases of the shipped history archive by file name (read and checked once)."""
+    from rulesdb.sources.history import load_archives, read_archive
+
+    (archive,) = load_archives(SOURCES / "catalog.toml")
+    return {source.name: source for source in read_archive(archive, SOURCES)}

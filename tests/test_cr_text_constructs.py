@@ -126,7 +126,7 @@ CASES = [
             ("rule", "702.163", "702", "702.163.", "For Mirrodin!", "For Mirrodin!", []),
             ("rule", "702.1", "702", "702.1.", "Short sentence here.", None, []),
         ],
-        [],
+        ["rule 702.1 follows 702.163: out of numerical order"],
         id="heading-titles",
     ),
     pytest.param(

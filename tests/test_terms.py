@@ -177,7 +177,7 @@ def doc(doc_id, kind, date, glossary):
     return {"id": doc_id, "kind": kind, "effective_date": date, "glossary_count": glossary}
 
 
-DOCS = [doc("cr-2009-02-01-flattened", "comprehensive_rules", "2009-02-01", 397),
+DOCS = [doc("cr-2009-02-01-flattened", "comprehensive_rules", "2009-02-01", 402),
         doc("cr-2025-06-06-chapter7", "comprehensive_rules", "2025-06-06", 0),
         doc("rulings-1999-04", "rulings_summary", "1999-04", 0),
         doc("rulebook-2005", "rulebook", "2005", 189),

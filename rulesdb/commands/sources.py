@@ -33,7 +33,8 @@ dry_run_option = click.option(
     help="Say what adding would do (added, replaced, unchanged, refused); write nothing.")
 id_option = click.option(
     "--id", "doc_id", metavar="cr-YYYY-MM-DD",
-    help="Store under this id instead of the one from the printed effective date.")
+    help="Store under this id instead of the one from the printed effective date (needed "
+         "when that date cannot be read).")
 
 
 @click.command()
@@ -56,8 +57,9 @@ def add(files: tuple[Path, ...], db_path: Path, replace: bool, doc_id: str | Non
     error leaves the database as it was, unless --keep-going: then the files that do not
     parse or are refused are listed and left out, and the others are added. The database
     is created when missing. A folder stands for the .txt files directly in it, "-" for
-    standard input. The alignments set by hand in the overrides file (`rulesdb align`) are
-    applied, as `build` applies them.
+    standard input. A copy with its line breaks lost (pasted from a web page, whitespace
+    collapsed) is recognized and read as the release. The alignments set by hand in the
+    overrides file (`rulesdb align`) are applied, as `build` applies them.
 
     Example:
 

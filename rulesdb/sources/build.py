@@ -27,7 +27,7 @@ from .overrides import previous_overrides, read_overrides
 from .overrides import store as store_overrides
 from .release import Source, edition_id, parse_release, previous_sources, store_release
 
-PARSERS = ("cr_text", "cr_flat", "rulings", "rulebook_print", "rulebook_web")
+PARSERS = ("cr_text", "cr_flat", "cr_any", "rulings", "rulebook_print", "rulebook_web")
 
 
 @dataclass

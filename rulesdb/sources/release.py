@@ -19,7 +19,7 @@ import sqlite_utils
 
 from ..db.store import CatalogEntry, StoredCounts, save_document
 from ..errors import InputError, position
-from ..ingest import cr_text
+from ..ingest import cr_any
 from ..ingest.decode import decode
 from ..ingest.model import GLOSSARY_CUT_OFF, Document, ParseError
 
@@ -73,7 +73,7 @@ def parse_release(source: Source) -> Document:
     except ParseError as exc:
         raise InputError(f"{source.name}: byte {exc.offset}: {exc.message}") from None
     try:
-        doc = cr_text.parse_text(text)
+        doc = cr_any.parse_text(text)
     except ParseError as exc:
         raise InputError(f"{source.name}: {position(text, exc.offset)}: {exc.message}") from None
     return replace(doc, warnings=(*notes, *doc.warnings)) if notes else doc
@@ -86,6 +86,12 @@ def edition_id(doc: Document, source: Source, override: str | None = None) -> st
         if not match or not _valid(match[1]):
             raise InputError(f"--id {override}: expected cr-YYYY-MM-DD")
         return override
+    if doc.meta.effective_date is None and doc.meta.date_text is not None:
+        at = doc.text.find(doc.meta.date_text)
+        where = f"{position(doc.text, at)}: " if at >= 0 else ""
+        raise InputError(f"{source.name}: {where}the effective date printed, "
+                         f"{doc.meta.date_text!r}, is not a date; give the id with "
+                         "--id cr-YYYY-MM-DD")
     found = doc.meta.effective_date or file_date(source.name)
     if found is None:
         raise InputError(f"{source.name}: no effective date printed in the file nor in its "
@@ -161,7 +167,7 @@ def decision(db: sqlite_utils.Database, doc_id: str, source: Source, doc: Docume
 def _same_content(stored: str, doc: Document) -> bool:
     """Whether the stored source text of an edition says what `doc` says."""
     try:
-        return cr_text.parse_text(stored).content() == doc.content()
+        return cr_any.parse_text(stored).content() == doc.content()
     except ParseError:  # stored by an older parser that took what this one refuses
         return False
 
@@ -182,7 +188,8 @@ def store_release(db: sqlite_utils.Database, doc_id: str, source: Source,
     printed = doc.meta.date_text or "no effective date printed"
     entry = CatalogEntry(
         id=doc_id, kind=doc.meta.kind, title=title, file=source.name,
-        sha256=hashlib.sha256(source.data).hexdigest(), parser="cr_text", effective_date=effective,
+        sha256=hashlib.sha256(source.data).hexdigest(), parser=cr_any.parser_for(doc.text),
+        effective_date=effective,
         partial=partial, covers=doc.meta.covers, license=LICENSE,
         source=f"Wizards of the Coast, Comprehensive Rules ({printed}); "
                f"{'added from' if keep_source else 'from'} {source.origin}",
