@@ -11,13 +11,12 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 
-from .neighbours import neighbour_pairs
 from .side import Rarity, Side, rare_pairs
 from .text import key_ratio, normalize, vocab_of, word_tokens
 
 MIN_SIMILARITY = 0.5
 MIN_COVER = 0.8  # or this share of the shorter text's words (a rule cut short)
-MIN_SIZE_RATIO = 1 / 3  # the shorter text has at least this many words per word of the other
+MIN_SIZE_RATIO = 1 / 4  # the shorter text has at least this many words per word of the other
 MIN_SHORT_SIMILARITY = 0.8  # texts of at most SHORT words (headings) need more
 SHORT = 3
 MIN_ORDER_SIMILARITY = 0.35
@@ -54,10 +53,12 @@ class Matcher:
         self.unchanged()
         self.exact()
         rare = self.rare = Rarity(self.old, self.new, self.old_left, self.new_left)
+        self.tie_sections()
         self.greedy(self.candidates(rare))
         self.bottom_up()
         self.greedy(self.candidates(rare))
-        self.greedy(self.flow_pairs() | neighbour_pairs(self.old, self.new, *self.open_rules()))
+        self.tie_sections()
+        self.greedy(self.flow_pairs())
         return rare
 
     def open_rules(self) -> tuple[list[int], list[int]]:
@@ -84,6 +85,8 @@ class Matcher:
             if pi == pj is None or (pi is not None and pj is not None
                                     and old_rules[pi].text == new_rules[pj].text):
                 self.link(i, j)
+        self.sections = ([section(rule.number) for rule in old_rules],
+                         [section(rule.number) for rule in new_rules])
         self.old_left = [i for i in range(len(self.old.rules)) if i not in self.fwd]
         self.new_left = [j for j in range(len(new_rules)) if j not in self.rev]
         self.old.prepare(self.old_left)
@@ -129,32 +132,33 @@ class Matcher:
         pairs.update(rare_pairs(self.new, self.old, self.rev, self.fwd, rare, swap=True))
         return pairs
 
-    def flow_pairs(self) -> set[tuple[int, int]]:
-        """Pairs of unmatched rules of two sections that the matches so far tie together
-        (a fifth of the matched rules of one going to the other: 402 → 113 in 2009)."""
-        old, new, fwd, rev = self.old, self.new, self.fwd, self.rev
-        open_old: dict[str, list[int]] = defaultdict(list)
-        for i in self.old_left:
-            if i not in fwd:
-                open_old[section(old.rules[i].number)].append(i)
-        open_new: dict[str, list[int]] = defaultdict(list)
-        for j in self.new_left:
-            if j not in rev:
-                open_new[section(new.rules[j].number)].append(j)
-        if not open_old or not open_new:
-            return set()
-        flows = Counter((section(old.rules[i].number), section(new.rules[j].number))
-                        for i, j in fwd.items())
+    def tie_sections(self) -> None:
+        """Find the sections the matches so far tie together: a fifth of the matched rules
+        of one (or of the other) go to the other (402 → 113 in 2009)."""
+        old_sections, new_sections = self.sections
+        flows = Counter((old_sections[i], new_sections[j]) for i, j in self.fwd.items())
         out_of: Counter[str] = Counter()
         into: Counter[str] = Counter()
         for (source, target), count in flows.items():
             out_of[source] += count
             into[target] += count
+        self.tied = {(source, target) for (source, target), count in flows.items()
+                     if count * FLOW_SHARE >= min(out_of[source], into[target])}
+
+    def flow_pairs(self) -> set[tuple[int, int]]:
+        """Pairs of unmatched rules of two tied sections."""
+        old_sections, new_sections = self.sections
+        open_old: dict[str, list[int]] = defaultdict(list)
+        open_new: dict[str, list[int]] = defaultdict(list)
+        open_rules = self.open_rules()
+        for i in open_rules[0]:
+            open_old[old_sections[i]].append(i)
+        for j in open_rules[1]:
+            open_new[new_sections[j]].append(j)
         pairs: set[tuple[int, int]] = set()
-        for (source, target), count in flows.items():
+        for source, target in self.tied:
             olds, news = open_old.get(source), open_new.get(target)
-            if (olds and news and len(olds) * len(news) <= FLOW_PAIRS
-                    and count * FLOW_SHARE >= min(out_of[source], into[target])):
+            if olds and news and len(olds) * len(news) <= FLOW_PAIRS:
                 pairs.update((i, j) for i in olds for j in news)
         return pairs
 
@@ -165,6 +169,7 @@ class Matcher:
         old_kinds, new_kinds, old_sizes, new_sizes = old.kinds, new.kinds, old.sizes, new.sizes
         old_keys, new_keys, old_vocab, new_vocab = old.keys, new.keys, old.vocab, new.vocab
         old_repeats, new_repeats = old.repeats, new.repeats
+        (old_sections, new_sections), tied = self.sections, self.tied
         for i, j in pairs:
             if old_kinds[i] != new_kinds[j]:
                 continue
@@ -185,8 +190,10 @@ class Matcher:
                     continue
                 shared = sims[(i, j)] = len(word_tokens(old_keys[i]) & word_tokens(new_keys[j]))
             sim = 2 * shared / total  # Dice
-            # a rule cut short (or lengthened) keeps most of the shorter text
-            covered = smaller > SHORT and shared >= MIN_COVER * smaller
+            # a rule cut short (or lengthened) keeps most of the shorter text, in order (109.1,
+            # "An object is …", is the first sentence of 200.8 before 2009)
+            covered = (smaller > SHORT and shared >= MIN_COVER * smaller
+                       and key_ratio(old_keys[i], new_keys[j]) * total >= 2 * MIN_COVER * smaller)
             if sim < MIN_SIMILARITY and not covered:  # below every floor
                 continue
             family = self._family(i, j)
@@ -205,14 +212,14 @@ class Matcher:
             if self._ambiguous(i, j) and not same_number and not (
                     same_parent and self.old.parents[i] is not None):
                 continue
-            # words in order, of both texts and of the shorter one (109.1, "An object is …",
-            # is the first sentence of 200.8 before 2009)
+            # words in order, of both texts and of the shorter one
             order = key_ratio(old_keys[i], new_keys[j])
             # bags of words alone match unrelated rules: words in much the same order too
             if not same_parent and order < MIN_ORDER_SIMILARITY:
                 continue
             score = ((sim + order + order * total / (2 * smaller)) / 3
-                     + 0.1 * same_parent + 0.05 * same_number)
+                     + 0.1 * same_parent + 0.05 * same_number
+                     + 0.05 * ((old_sections[i], new_sections[j]) in tied))
             scored.append((-score, min(i, j), max(i, j), i, j))
         for _, _, _, i, j in sorted(scored):
             if i not in self.fwd and j not in self.rev:
@@ -247,13 +254,13 @@ class Matcher:
         if not ti or not tj:
             return False
         ti, tj = normalize(ti), normalize(tj)
-        # a title of common words ("Players") marks no family: any rule may say "players"
-        if not (self.rare.rare & (vocab_of(ti) | vocab_of(tj))):
-            return False
-        if ti == tj:
-            return False
         old_key, new_key = self.old.keys[i], self.new.keys[j]
-        return ti in old_key and tj in new_key and ti not in new_key and tj not in old_key
+        if not (ti in old_key and tj in new_key and ti not in new_key and tj not in old_key):
+            return False
+        # one title narrowing the other: one family cut from the other ("Replacement and
+        # Prevention Effects" → "Replacement Effects")
+        words_i, words_j = vocab_of(ti), vocab_of(tj)
+        return not (words_i <= words_j or words_j <= words_i)
 
     def _family(self, i: int, j: int) -> int:
         """How the families (parents) of two rules relate: SAME (matched to each other, or
@@ -294,8 +301,11 @@ class Matcher:
                         and side_old.kinds[parent] == side_new.kinds[target]
                         and target not in (self.rev if side_old is self.old else self.fwd)
                         and (votes * 2 >= max(len(kids), len(side_new.children[target]))
-                             # two votes do within one family ("Removed from the Game"
-                             # → "Exile" under "Zones")
-                             or (votes >= 2 and side_new.parents[target] == fwd.get(
-                                 side_old.parents[parent], -1)))):
+                             # two votes do for half of one family ("State-Based Effects"
+                             # → "State-Based Actions", which grew) or within one family
+                             # ("Removed from the Game" → "Exile" under "Zones")
+                             or (votes >= 2 and (
+                                 votes * 2 >= min(len(kids), len(side_new.children[target]))
+                                 or side_new.parents[target] == fwd.get(
+                                     side_old.parents[parent], -1))))):
                     link(parent, target)
