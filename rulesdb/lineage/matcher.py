@@ -73,8 +73,8 @@ class Matcher:
 
     def unchanged(self) -> None:
         """Match each rule that keeps its number and its text under a parent that keeps its
-        text too (in 2009 "300 General" stayed, but under another chapter); prepare the
-        others."""
+        text too (in 2009 "300 General" stayed, but under another chapter), then each rule
+        whose text is met once on each side; prepare the others (their words)."""
         old_rules, new_rules, new_index = self.old.rules, self.new.rules, self.new.index
         old_parents, new_parents = self.old.parents, self.new.parents
         for i, rule in enumerate(old_rules):
@@ -85,9 +85,20 @@ class Matcher:
             if pi == pj is None or (pi is not None and pj is not None
                                     and old_rules[pi].text == new_rules[pj].text):
                 self.link(i, j)
+        # and each rule that keeps its text (met once on each side) under another number
+        by_text: dict[str, tuple[list[int], list[int]]] = defaultdict(lambda: ([], []))
+        for i, rule in enumerate(old_rules):
+            if i not in self.fwd:
+                by_text[rule.text][0].append(i)
+        for j, rule in enumerate(new_rules):
+            if j not in self.rev:
+                by_text[rule.text][1].append(j)
+        for olds, news in by_text.values():
+            if len(olds) == 1 and len(news) == 1:
+                self.link(olds[0], news[0])
         self.sections = ([section(rule.number) for rule in old_rules],
                          [section(rule.number) for rule in new_rules])
-        self.old_left = [i for i in range(len(self.old.rules)) if i not in self.fwd]
+        self.old_left = [i for i in range(len(old_rules)) if i not in self.fwd]
         self.new_left = [j for j in range(len(new_rules)) if j not in self.rev]
         self.old.prepare(self.old_left)
         self.new.prepare(self.new_left)
@@ -217,9 +228,10 @@ class Matcher:
             # bags of words alone match unrelated rules: words in much the same order too
             if not same_parent and order < MIN_ORDER_SIMILARITY:
                 continue
-            score = ((sim + order + order * total / (2 * smaller)) / 3
-                     + 0.1 * same_parent + 0.05 * same_number
-                     + 0.05 * ((old_sections[i], new_sections[j]) in tied))
+            # structure: the same family, else sections the matches tie; the same number
+            score = ((sim + order + order * total / (2 * smaller)) / 3 + 0.05 * same_number
+                     + (0.1 if same_parent else
+                        0.05 * ((old_sections[i], new_sections[j]) in tied)))
             scored.append((-score, min(i, j), max(i, j), i, j))
         for _, _, _, i, j in sorted(scored):
             if i not in self.fwd and j not in self.rev:

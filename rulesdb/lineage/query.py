@@ -25,9 +25,9 @@ RULE_NUMBER = re.compile(r"\d{1,3}(?:\.\d+[a-z]?)?|[A-Z](?:\.[\w-]+)*")
 
 def edition(conn: sqlite3.Connection, doc_id: str) -> tuple[list[RuleRec], Coverage]:
     """The rules of a document in order, and what it covers."""
-    rules = [RuleRec(*row) for row in conn.execute(
+    rules = list(map(RuleRec._make, conn.execute(
         "SELECT number, kind, title, text, parent FROM rules WHERE document = ? "
-        "ORDER BY position", [doc_id])]
+        "ORDER BY position", [doc_id])))
     partial, covers = conn.execute(
         "SELECT partial, covers FROM documents WHERE id = ?", [doc_id]).fetchone()
     return rules, Coverage.from_covers(bool(partial), json.loads(covers or "[]"))
@@ -65,14 +65,20 @@ def diff(conn: sqlite3.Connection, old_doc: str, new_doc: str,
     """The public diff shape: old, new, counts, changes (unchanged left out)."""
     changes = stored_changes(conn, old_doc, new_doc)
     source = "stored"
+    texts: dict[tuple[str, str], tuple[str, str | None]]
     if changes is None:
-        changes, source = compute_changes(conn, old_doc, new_doc), "computed"
+        old_rules, old_cover = edition(conn, old_doc)
+        new_rules, new_cover = edition(conn, new_doc)
+        changes, source = align(old_rules, new_rules, old_cover, new_cover), "computed"
+        texts = {**{(old_doc, r.number): (r.text, r.parent) for r in old_rules},
+                 **{(new_doc, r.number): (r.text, r.parent) for r in new_rules}}
+    else:
+        texts = {(doc, number): (text, parent) for doc, number, text, parent in conn.execute(
+            "SELECT document, number, text, parent FROM rules WHERE document IN (?, ?)",
+            [old_doc, new_doc])}
     changes = [c for c in changes if c.op != "unchanged"]
     if section:
         changes = [c for c in changes if in_section(c.old, section) or in_section(c.new, section)]
-    texts = {(doc, number): (text, parent) for doc, number, text, parent in conn.execute(
-        "SELECT document, number, text, parent FROM rules WHERE document IN (?, ?)",
-        [old_doc, new_doc])}
     items = []
     for change in changes:
         item: Row = {"op": change.op, "old": change.old, "new": change.new,
