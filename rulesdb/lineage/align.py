@@ -69,12 +69,21 @@ def align(old: Sequence[RuleRec] | Side, new: Sequence[RuleRec] | Side,
     new_side = new if isinstance(new, Side) else Side(new)
     matcher = Matcher(old_side, new_side)
     rare = matcher.run()
-    mapping = {old_side.rules[i].number: new_side.rules[j].number
-               for i, j in matcher.fwd.items()}
+    old_rules, new_rules = old_side.rules, new_side.rules
     changes: dict[tuple[int | None, int | None], Change] = {}
+    edited = []
     for i, j in matcher.fwd.items():
-        changes[(i, j)] = _pair_change(old_side.rules[i], new_side.rules[j], old_side.keys[i],
-                                       new_side.keys[j], mapping)
+        a, b = old_rules[i], new_rules[j]
+        if a.text == b.text:  # most pairs: no words to compare
+            changes[(i, j)] = Change("unchanged" if a.number == b.number else "renumbered",
+                                     a.number, b.number, 1.0)
+        else:
+            edited.append((i, j))
+    if edited:
+        mapping = {old_rules[i].number: new_rules[j].number for i, j in matcher.fwd.items()}
+        for i, j in edited:
+            changes[(i, j)] = _pair_change(old_rules[i], new_rules[j], old_side.keys[i],
+                                           new_side.keys[j], mapping)
     splits = _splits(matcher, rare)
     merges = [(i, j, k) for j, i, k in _splits(matcher, rare, mirrored=True)]
     # Many-to-many (a split whose parts are also merges) has no one reading: keep neither.
@@ -86,7 +95,8 @@ def align(old: Sequence[RuleRec] | Side, new: Sequence[RuleRec] | Side,
     merges = [m for m, bad in zip(merges, merge_clash, strict=True) if not bad]
     for i, j, whole in splits:
         old_num = old_side.rules[i].number
-        changes[(i, matcher.fwd[i])] = Change("split", old_num, mapping[old_num],
+        changes[(i, matcher.fwd[i])] = Change("split", old_num,
+                                              new_side.rules[matcher.fwd[i]].number,
                                               changes[(i, matcher.fwd[i])].similarity)
         changes[(i, j)] = Change("split", old_num, new_side.rules[j].number, whole)
     for i, j, whole in merges:
@@ -106,7 +116,9 @@ def align(old: Sequence[RuleRec] | Side, new: Sequence[RuleRec] | Side,
             op = _unmatched(old_side, i, matcher.fwd, new_side, new_coverage, "removed")
             changes[(i, None)] = Change(op, rule.number, None, 0.0)
     anchors = _anchors(len(old_side.rules), matcher.fwd)
-    return [changes[key] for key in sorted(changes, key=lambda k: _order(k, anchors))]
+    keys = [(j, 0, -1 if i is None else i) if j is not None else (anchors[i], 1, i)
+            for i, j in changes]
+    return [change for _, change in sorted(zip(keys, changes.values(), strict=True))]
 
 
 def _anchors(count: int, fwd: dict[int, int]) -> list[int]:
@@ -118,14 +130,6 @@ def _anchors(count: int, fwd: dict[int, int]) -> list[int]:
         anchor = fwd.get(i, anchor)
         anchors.append(anchor)
     return anchors
-
-
-def _order(key: tuple[int | None, int | None], anchors: list[int]) -> tuple[int, int, int]:
-    i, j = key
-    if j is not None:
-        return (j, 0, i if i is not None else -1)
-    assert i is not None
-    return (anchors[i], 1, i)
 
 
 def _pair_change(a: RuleRec, b: RuleRec, key_a: str, key_b: str,

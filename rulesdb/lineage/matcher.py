@@ -147,7 +147,9 @@ class Matcher:
         """Find the sections the matches so far tie together: a fifth of the matched rules
         of one (or of the other) go to the other (402 → 113 in 2009)."""
         old_sections, new_sections = self.sections
-        flows = Counter((old_sections[i], new_sections[j]) for i, j in self.fwd.items())
+        fwd = self.fwd
+        flows = Counter(zip(map(old_sections.__getitem__, fwd),
+                            map(new_sections.__getitem__, fwd.values()), strict=True))
         out_of: Counter[str] = Counter()
         into: Counter[str] = Counter()
         for (source, target), count in flows.items():

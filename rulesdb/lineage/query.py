@@ -25,9 +25,9 @@ RULE_NUMBER = re.compile(r"\d{1,3}(?:\.\d+[a-z]?)?|[A-Z](?:\.[\w-]+)*")
 
 def edition(conn: sqlite3.Connection, doc_id: str) -> tuple[list[RuleRec], Coverage]:
     """The rules of a document in order, and what it covers."""
-    rules = list(map(RuleRec._make, conn.execute(
-        "SELECT number, kind, title, text, parent FROM rules WHERE document = ? "
-        "ORDER BY position", [doc_id])))
+    rules = list(map(RuleRec._make, conn.execute(  # the `rules` view, joined (faster)
+        "SELECT r.number, r.kind, r.title, t.text, r.parent FROM rule_rows r LEFT JOIN texts t "
+        "ON t.id = r.text_id WHERE r.document = ? ORDER BY r.position", [doc_id])))
     partial, covers = conn.execute(
         "SELECT partial, covers FROM documents WHERE id = ?", [doc_id]).fetchone()
     return rules, Coverage.from_covers(bool(partial), json.loads(covers or "[]"))
@@ -65,17 +65,16 @@ def diff(conn: sqlite3.Connection, old_doc: str, new_doc: str,
     """The public diff shape: old, new, counts, changes (unchanged left out)."""
     changes = stored_changes(conn, old_doc, new_doc)
     source = "stored"
-    texts: dict[tuple[str, str], tuple[str, str | None]]
     if changes is None:
         old_rules, old_cover = edition(conn, old_doc)
         new_rules, new_cover = edition(conn, new_doc)
         changes, source = align(old_rules, new_rules, old_cover, new_cover), "computed"
-        texts = {**{(old_doc, r.number): (r.text, r.parent) for r in old_rules},
-                 **{(new_doc, r.number): (r.text, r.parent) for r in new_rules}}
     else:
-        texts = {(doc, number): (text, parent) for doc, number, text, parent in conn.execute(
-            "SELECT document, number, text, parent FROM rules WHERE document IN (?, ?)",
-            [old_doc, new_doc])}
+        old_rules, new_rules = (list(map(RuleRec._make, conn.execute(
+            "SELECT number, kind, title, text, parent FROM rules WHERE document = ?", [doc])))
+            for doc in (old_doc, new_doc))
+    olds = {rule.number: rule for rule in old_rules}
+    news = {rule.number: rule for rule in new_rules}
     changes = [c for c in changes if c.op != "unchanged"]
     if section:
         changes = [c for c in changes if in_section(c.old, section) or in_section(c.new, section)]
@@ -83,17 +82,17 @@ def diff(conn: sqlite3.Connection, old_doc: str, new_doc: str,
     for change in changes:
         item: Row = {"op": change.op, "old": change.old, "new": change.new,
                      "similarity": round(change.similarity, 3)}
-        old_text = texts.get((old_doc, change.old), (None, None))[0]
-        new_text = texts.get((new_doc, change.new), (None, None))[0]
+        old_rule, new_rule = olds.get(change.old or ""), news.get(change.new or "")
+        old_text = old_rule.text if old_rule else None
+        new_text = new_rule.text if new_rule else None
         if change.op in ("edited", "renumbered_edited", "split", "merged"):
             item["words"] = wordiff.opcodes(old_text or "", new_text or "")
             item["old_text"], item["new_text"] = old_text, new_text
         elif change.op in ("added", "removed", "outside_coverage"):
             item["text"] = old_text if change.old else new_text
         if change.op == "renumbered":
-            parents = (texts.get((old_doc, change.old), (None, None))[1],
-                       texts.get((new_doc, change.new), (None, None))[1])
-            item["old_parent"], item["new_parent"] = parents
+            item["old_parent"] = old_rule.parent if old_rule else None
+            item["new_parent"] = new_rule.parent if new_rule else None
         if change.citations_only:
             item["citations_only"] = True
         items.append(item)

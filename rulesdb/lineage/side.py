@@ -36,17 +36,6 @@ class RuleRec(NamedTuple):
     parent: str | None = None
 
 
-def tier(rule: RuleRec) -> str:
-    """What the alignment pairs a rule with: chapters with chapters, headings (sections and
-    titled rules: 212.6 "Lands" became section 305 in 2009) with headings, and rules with
-    rules and subrules (a renumbering turns subrules into rules and back: 419.7b → 614.7)."""
-    if rule.kind == "chapter":
-        return "chapter"
-    if rule.kind == "section" or rule.title:
-        return "heading"
-    return "rule"
-
-
 class Side:
     """One edition prepared for matching (`align` takes it in place of the rules, so an
     edition aligned with both its neighbours is prepared once)."""
@@ -54,9 +43,14 @@ class Side:
     def __init__(self, rules: Sequence[RuleRec]) -> None:
         self.rules = list(rules)
         self.index = {rule.number: i for i, rule in enumerate(self.rules)}
-        self.kinds = [tier(rule) for rule in self.rules]
-        self.parents = [self.index.get(rule.parent) if rule.parent else None
-                        for rule in self.rules]
+        # what a rule pairs with: chapters with chapters, headings (sections and titled
+        # rules: 212.6 "Lands" became section 305 in 2009) with headings, and rules with
+        # rules and subrules (a renumbering turns subrules into rules: 419.7b → 614.7)
+        self.kinds = ["chapter" if rule.kind == "chapter" else
+                      "heading" if rule.kind == "section" or rule.title else "rule"
+                      for rule in self.rules]
+        index = self.index
+        self.parents = [index.get(rule.parent) if rule.parent else None for rule in self.rules]
         self.children: dict[int, list[int]] = defaultdict(list)
         for i, parent in enumerate(self.parents):
             if parent is not None:
