@@ -13,20 +13,13 @@ in cited numbers are the same text when each old citation maps, through this ali
 to the new one (or to a rule that neither side can check): updating citations is not an
 edit.
 
-The alignment never compares every rule with every other rule. Pairs are scored only when
-they are candidates, generated in this order:
-1. exact normalized text: a text met once on each side is an anchor match at once; texts
-   met several times ("General") make candidate pairs within their group;
-2. the same number on both sides;
-3. the unmatched children of two matched parents (e.g. 502.9a … under 502.9 → 702.19);
-4. shared rare words: each unmatched rule's six rarest words (document frequency over both
-   editions ≤ RARE_DF, see rulesdb.lineage.side) through an inverted index; the five rules
-   sharing most of them.
-Candidates are scored by bag-of-words Dice similarity (cheap), plus small bonuses for the
-same number and matched parents, and matched greedily best first. A parent left unmatched
-whose matched children mostly went under one new parent is matched to it (bottom-up), and
-a second round then uses the new parents. Reported similarity of a non-identical match is
-difflib's word-sequence ratio, computed only for the chosen pairs.
+The alignment never compares every rule with every other rule. A rule that keeps its number
+and text, or whose text is met once on each side, is matched at once; so is a normalized text
+met once on each side. The rest are matched in rounds of candidate pairs, scored and taken
+greedily best first (rulesdb.lineage.matcher says which pairs, how they are scored and what
+keeps a template sentence from pairing across two keywords). A rule whose text went to two
+new rules is a split, the reverse a merge. Reported similarity of a non-identical match is
+difflib's word-sequence ratio.
 
 Candidate generation and tie-breaking treat both sides alike, so aligning (B, A) gives the
 mirror of aligning (A, B).
