@@ -79,20 +79,22 @@ def _store_pair(db: sqlite_utils.Database, old_doc: str, new_doc: str,
     rows = [
         (old_doc, new_doc, old_ids.get(change.old), new_ids.get(change.new), change.old,
          change.new, change.op, change.similarity,
-         CITATIONS_ONLY if change.citations_only else None)
+         CITATIONS_ONLY if change.citations_only else EXTRA if change.extra else None)
         for change in align(old_side, new_side, old_cover, new_cover)
     ]
     insert_tuples(db, "alignments", ALIGNMENT_COLUMNS, rows)
     return len(rows)
 
 
-CITATIONS_ONLY = json.dumps({"citations_only": True})  # the one detail an alignment stores
+# the details an alignment stores (a split's or merge's extra part is never citations-only)
+CITATIONS_ONLY = json.dumps({"citations_only": True})
+EXTRA = json.dumps({"extra": True})
 ALIGNMENT_COLUMNS = ("old_doc", "new_doc", "old_rule_id", "new_rule_id", "old_number",
                      "new_number", "change", "similarity", "detail")
 
 
 def _store_lineages(db: sqlite_utils.Database, editions: list[str], first: int = 0) -> int:
-    """One lineage per chain of one-to-one matches (a split continues into its best part),
+    """One lineage per chain of one-to-one matches (a split continues into its one-to-one part),
     stored anew for `editions[first:]`; how many lineages the database holds.
 
     Which match continues a rule's lineage is decided best first among the matches of its
@@ -147,7 +149,8 @@ def _store_branches(db: sqlite_utils.Database, seeds: list[str]) -> int:
 
 def _predecessors(db: sqlite_utils.Database, before: str, editions: list[str]) -> dict[int, int]:
     """Per rule of `editions` (consecutive editions; `before` is the one before them, or
-    their first), the rule of the edition before its own whose lineage it continues."""
+    their first), the rule of the edition before its own whose lineage it continues: the
+    one-to-one matches first, then the one-to-one part of each split or merge."""
     successor: dict[int, int] = {}
     predecessor: dict[int, int] = {}
     marks = ", ".join("?" * len(editions))
@@ -156,8 +159,8 @@ def _predecessors(db: sqlite_utils.Database, before: str, editions: list[str]) -
         "WHERE old_rule_id IS NOT NULL AND new_rule_id IS NOT NULL "
         f"AND change IN ({','.join('?' * (len(PAIR_OPS) + 2))}) "
         f"AND new_doc IN ({marks}) AND old_doc IN (?, {marks}) "
-        "ORDER BY change IN ('split', 'merged'), similarity DESC, id",
-        [*PAIR_OPS, "split", "merged", *editions, before, *editions],
+        "ORDER BY change IN ('split', 'merged'), detail IS ?, similarity DESC, id",
+        [*PAIR_OPS, "split", "merged", *editions, before, *editions, EXTRA],
     ):
         if old_id not in successor and new_id not in predecessor:
             successor[old_id] = new_id

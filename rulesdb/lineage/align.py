@@ -52,6 +52,9 @@ class Change:
     new: str | None
     similarity: float
     citations_only: bool = False
+    # the second part of a split (or merge): the one-to-one match is its other row, the one a
+    # rule's lineage continues into
+    extra: bool = False
 
 
 def align(old: Sequence[RuleRec] | Side, new: Sequence[RuleRec] | Side,
@@ -62,6 +65,7 @@ def align(old: Sequence[RuleRec] | Side, new: Sequence[RuleRec] | Side,
     new_side = new if isinstance(new, Side) else Side(new)
     matcher = Matcher(old_side, new_side)
     rare = matcher.run()
+    splits, merges = _parts(matcher, rare)
     old_rules, new_rules = old_side.rules, new_side.rules
     changes: dict[tuple[int | None, int | None], Change] = {}
     edited = []
@@ -77,27 +81,16 @@ def align(old: Sequence[RuleRec] | Side, new: Sequence[RuleRec] | Side,
         for i, j in edited:
             changes[(i, j)] = _pair_change(old_rules[i], new_rules[j], old_side.keys[i],
                                            new_side.keys[j], mapping)
-    splits = _splits(matcher, rare)
-    merges = [(i, j, k) for j, i, k in _splits(matcher, rare, mirrored=True)]
-    # Many-to-many (a split whose parts are also merges) has no one reading: keep neither.
-    split_sides = [({i}, {j, matcher.fwd[i]}) for i, j, _ in splits]
-    merge_sides = [({i, matcher.rev[j]}, {j}) for i, j, _ in merges]
-    clash = [any(o & mo or n & mn for mo, mn in merge_sides) for o, n in split_sides]
-    merge_clash = [any(o & so or n & sn for so, sn in split_sides) for o, n in merge_sides]
-    splits = [s for s, bad in zip(splits, clash, strict=True) if not bad]
-    merges = [m for m, bad in zip(merges, merge_clash, strict=True) if not bad]
     for i, j, whole in splits:
-        old_num = old_side.rules[i].number
-        changes[(i, matcher.fwd[i])] = Change("split", old_num,
-                                              new_side.rules[matcher.fwd[i]].number,
-                                              changes[(i, matcher.fwd[i])].similarity)
-        changes[(i, j)] = Change("split", old_num, new_side.rules[j].number, whole)
+        primary = changes[(i, matcher.fwd[i])]
+        changes[(i, matcher.fwd[i])] = Change("split", primary.old, primary.new,
+                                              primary.similarity)
+        changes[(i, j)] = Change("split", primary.old, new_rules[j].number, whole, extra=True)
     for i, j, whole in merges:
-        new_num = new_side.rules[j].number
-        first = matcher.rev[j]
-        changes[(first, j)] = Change("merged", old_side.rules[first].number, new_num,
-                                     changes[(first, j)].similarity)
-        changes[(i, j)] = Change("merged", old_side.rules[i].number, new_num, whole)
+        primary = changes[(matcher.rev[j], j)]
+        changes[(matcher.rev[j], j)] = Change("merged", primary.old, primary.new,
+                                              primary.similarity)
+        changes[(i, j)] = Change("merged", old_rules[i].number, primary.new, whole, extra=True)
     placed_new = {j for _, j in changes if j is not None}
     placed_old = {i for i, _ in changes if i is not None}
     for j, rule in enumerate(new_side.rules):
@@ -144,6 +137,50 @@ def _pair_change(a: RuleRec, b: RuleRec, key_a: str, key_b: str,
         similarity = round(key_ratio(key_a, key_b), 3)
     return Change("edited" if same_number else "renumbered_edited", a.number, b.number,
                   min(similarity, 0.99))
+
+
+def _parts(matcher: Matcher, rare: Rarity) -> tuple[list[tuple[int, int, float]],
+                                                    list[tuple[int, int, float]]]:
+    """The splits (old rule, extra new part, containment) and merges (extra old part, new
+    rule, containment) of a matching. Many-to-many (a split whose parts are also merges) has
+    no one reading: neither is kept. Of a rule's parts, the one keeping its number is its
+    one-to-one match (the matching is changed so): 702.22a cut in two goes on as 702.22a."""
+    splits = _splits(matcher, rare)
+    merges = [(i, j, k) for j, i, k in _splits(matcher, rare, mirrored=True)]
+    split_sides = [({i}, {j, matcher.fwd[i]}) for i, j, _ in splits]
+    merge_sides = [({i, matcher.rev[j]}, {j}) for i, j, _ in merges]
+    clash = [any(o & mo or n & mn for mo, mn in merge_sides) for o, n in split_sides]
+    merge_clash = [any(o & so or n & sn for so, sn in split_sides) for o, n in merge_sides]
+    old, new = matcher.old, matcher.new
+    kept_splits = []
+    for (i, j, whole), bad in zip(splits, clash, strict=True):
+        if bad:
+            continue
+        primary = matcher.fwd[i]
+        number = old.rules[i].number
+        if new.rules[j].number == number != new.rules[primary].number:
+            del matcher.rev[primary]
+            matcher.link(i, j)
+            i, j, whole = i, primary, _inside(new, primary, old, i)
+        kept_splits.append((i, j, whole))
+    kept_merges = []
+    for (i, j, whole), bad in zip(merges, merge_clash, strict=True):
+        if bad:
+            continue
+        primary = matcher.rev[j]
+        number = new.rules[j].number
+        if old.rules[i].number == number != old.rules[primary].number:
+            del matcher.fwd[primary]
+            matcher.link(i, j)
+            i, j, whole = primary, j, _inside(old, primary, new, j)
+        kept_merges.append((i, j, whole))
+    return kept_splits, kept_merges
+
+
+def _inside(part_side: Side, part: int, whole_side: Side, whole: int) -> float:
+    """The share of a part's words that its whole holds."""
+    return round(len(part_side.tokens(part) & whole_side.tokens(whole))
+                 / part_side.sizes[part], 3)
 
 
 def _splits(matcher: Matcher, rare: Rarity,
@@ -194,4 +231,4 @@ def _unmatched(side: Side, k: int, done: dict[int, int], other: Side,
 def mirror(change: Change) -> Change:
     """The change seen from the other side (old and new swapped)."""
     return Change(MIRROR.get(change.op, change.op), change.new, change.old, change.similarity,
-                  change.citations_only)
+                  change.citations_only, change.extra)

@@ -47,9 +47,12 @@ def stored_changes(conn: sqlite3.Connection, old_doc: str, new_doc: str) -> list
         "WHERE old_doc = ? AND new_doc = ? ORDER BY id", [old_doc, new_doc]).fetchall()
     if not rows:
         return None
-    return [Change(op, old, new, similarity,
-                   bool(detail and json.loads(detail).get("citations_only")))
-            for op, old, new, similarity, detail in rows]
+    changes = []
+    for op, old, new, similarity, detail in rows:
+        details = json.loads(detail) if detail else {}
+        changes.append(Change(op, old, new, similarity, bool(details.get("citations_only")),
+                              bool(details.get("extra"))))
+    return changes
 
 
 def in_section(number: str | None, section: str) -> bool:
