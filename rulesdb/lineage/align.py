@@ -151,30 +151,32 @@ def _parts(matcher: Matcher, rare: Rarity) -> tuple[list[tuple[int, int, float]]
     merge_sides = [({i, matcher.rev[j]}, {j}) for i, j, _ in merges]
     clash = [any(o & mo or n & mn for mo, mn in merge_sides) for o, n in split_sides]
     merge_clash = [any(o & so or n & sn for so, sn in split_sides) for o, n in merge_sides]
-    old, new = matcher.old, matcher.new
     kept_splits = []
     for (i, j, whole), bad in zip(splits, clash, strict=True):
-        if bad:
-            continue
-        primary = matcher.fwd[i]
-        number = old.rules[i].number
-        if new.rules[j].number == number != new.rules[primary].number:
-            del matcher.rev[primary]
-            matcher.link(i, j)
-            i, j, whole = i, primary, _inside(new, primary, old, i)
-        kept_splits.append((i, j, whole))
+        if not bad:
+            extra, inside = _keep_number(matcher, i, j)
+            kept_splits.append((i, extra, whole if inside is None else inside))
     kept_merges = []
     for (i, j, whole), bad in zip(merges, merge_clash, strict=True):
-        if bad:
-            continue
-        primary = matcher.rev[j]
-        number = new.rules[j].number
-        if old.rules[i].number == number != old.rules[primary].number:
-            del matcher.fwd[primary]
-            matcher.link(i, j)
-            i, j, whole = primary, j, _inside(old, primary, new, j)
-        kept_merges.append((i, j, whole))
+        if not bad:
+            extra, inside = _keep_number(matcher, j, i, mirrored=True)
+            kept_merges.append((extra, j, whole if inside is None else inside))
     return kept_splits, kept_merges
+
+
+def _keep_number(matcher: Matcher, whole: int, extra: int,
+                 mirrored: bool = False) -> tuple[int, float | None]:
+    """Make the part of a split `whole` (of a merge when `mirrored`) that keeps its number
+    its one-to-one match; the extra part then, and its share of words the whole holds when
+    it changed (None when it did not)."""
+    src, dst, fwd, rev = ((matcher.new, matcher.old, matcher.rev, matcher.fwd) if mirrored
+                          else (matcher.old, matcher.new, matcher.fwd, matcher.rev))
+    primary = fwd[whole]
+    if dst.rules[extra].number == src.rules[whole].number != dst.rules[primary].number:
+        del rev[primary]
+        fwd[whole], rev[extra] = extra, whole
+        return primary, _inside(dst, primary, src, whole)
+    return extra, None
 
 
 def _inside(part_side: Side, part: int, whole_side: Side, whole: int) -> float:
