@@ -139,8 +139,7 @@ class Matcher:
                 pairs.update((i, j) for i in olds if i not in self.fwd
                              for j in news if j not in self.rev)
         old, new, fwd, rev = self.old, self.new, self.fwd, self.rev
-        open_old = [i for i in self.old_left if i not in fwd]
-        open_new = [j for j in self.new_left if j not in rev]
+        open_old, open_new = self.open_rules()
         for i in open_old:
             j = new.index.get(old.rules[i].number)
             if j is not None and j not in rev:
