@@ -34,9 +34,10 @@ MIN_SIZE_RATIO = 1 / 4  # the shorter text has at least this many words per word
 MIN_SHORT_SIMILARITY = 0.8  # texts of at most SHORT words (headings) need more
 SHORT = 3
 MIN_ORDER_SIMILARITY = 0.35
-# A rule moving between two families that are both matched elsewhere ("Multiple instances of
-# changeling …" vs "… of deathtouch …") must be near-identical: template sentences differ
-# only in the name of their family.
+MIN_MOVED_ORDER = 0.5  # a pair whose families turn out matched elsewhere (Matcher._leaves)
+# A rule moving between two families that are both matched elsewhere, or texts that each
+# name their own family ("Multiple instances of changeling …" vs "… of deathtouch …"), must
+# be near-identical: template sentences differ only in the name of their family.
 MIN_CROSS_FAMILY_SIMILARITY = 0.95
 
 FLOW_SHARE = 5  # two sections are tied when a fifth of the matches of one go to the other
@@ -247,10 +248,22 @@ class Matcher:
             score = ((sim + order + order * total / (2 * smaller)) / 3 + 0.05 * same_number
                      + (0.1 if same_parent else
                         0.05 * ((old_sections[i], new_sections[j]) in tied)))
-            scored.append((-score, min(i, j), max(i, j), i, j))
-        for _, _, _, i, j in sorted(scored):
-            if i not in self.fwd and j not in self.rev:
+            # a pair between two families is checked again when it is taken: a parent
+            # matched earlier in the round may have sent both families elsewhere
+            recheck = family >= OPEN and sim < MIN_CROSS_FAMILY_SIMILARITY
+            scored.append((-score, min(i, j), max(i, j), i, j, recheck and order))
+        for _, _, _, i, j, recheck in sorted(scored):
+            if i not in self.fwd and j not in self.rev and not (recheck and self._leaves(i, j,
+                                                                                     recheck)):
                 self.link(i, j)
+
+    def _leaves(self, i: int, j: int, order: float) -> bool:
+        """Whether a pair scored between two families now leaves one for another that goes
+        on elsewhere with its words too little in order (known at scoring, such a pair needs
+        MIN_CROSS_FAMILY_SIMILARITY; learnt since, a move that reads alike may stand: 200.4
+        → 110.5, the definition of a token in 2009), or each names its own family."""
+        family = self._family(i, j)
+        return (family == ELSEWHERE and order < MIN_MOVED_ORDER) or self.strays(i, j)
 
     def _defer(self, i: int, j: int, sim: float) -> None:
         old_best, new_best = self.deferred
