@@ -1,6 +1,8 @@
-"""The alignment's lazy rare-word index (rulesdb.lineage.side) and set-based word counts give
+"""The alignment's rare-word index (rulesdb.lineage.side) and set-based word counts give
 exactly what the plain definitions give: the candidate pairs, their order and tie-breaking
-decide which rules are matched, so every stored alignment depends on them."""
+decide which rules are matched, so every stored alignment depends on them. Rare words are
+counted over the rules a pair still has to place (those that did not keep their number and
+text), and a rule's words are worked out only when asked for."""
 
 from __future__ import annotations
 
@@ -13,36 +15,38 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rulesdb.lineage import text as lineage_text
-from rulesdb.lineage.align import RuleRec, Side, _anchors, _Matcher
+from rulesdb.lineage.align import RuleRec, Side, _anchors
+from rulesdb.lineage.matcher import Matcher
 from rulesdb.lineage.side import RARE_CANDIDATES, RARE_DF, RARE_WORDS, Rarity, rare_pairs
-from rulesdb.lineage.text import key_ratio, ratio, word_tokens, words_of
+from rulesdb.lineage.text import key_ratio, normalize, ratio, word_tokens, words_of
 
 from conftest import corpus_files, needs_corpus
 
 # --- the plain definitions --------------------------------------------------------------------
 
 
-def plain_bags(side: Side) -> list[Counter]:
-    """Every rule's bag of words."""
-    return [Counter(words_of(key)) for key in side.keys]
+def plain_bag(side: Side, i: int) -> Counter:
+    """A rule's bag of words, from its text (not from what the side prepared)."""
+    rule = side.rules[i]
+    return Counter(words_of(normalize(rule.text or rule.title or "")))
 
 
-def plain_rare_words(side: Side, frequency: Counter) -> list[list[str]]:
-    """Every rule's words held by at most RARE_DF rules of both editions, rarest first."""
-    return [sorted([w for w in bag if frequency[w] <= RARE_DF], key=lambda w: (frequency[w], w))
-            for bag in plain_bags(side)]
+def plain_rare_words(side: Side, rules: list[int], frequency: Counter) -> dict[int, list[str]]:
+    """Each rule's words held by at most RARE_DF rules to place, rarest first."""
+    return {i: sorted([w for w in plain_bag(side, i) if frequency[w] <= RARE_DF],
+                      key=lambda w: (frequency[w], w)) for i in rules}
 
 
-def plain_rare_pairs(src: Side, dst: Side, src_done, dst_done,
+def plain_rare_pairs(src: Side, dst: Side, src_rules, dst_rules, src_done, dst_done,
                      frequency: Counter) -> list[tuple[int, int]]:
     """rare_pairs as first written: an inverted index of every dst rule's rare words."""
     postings: dict[str, list[int]] = {}
-    for j, words in enumerate(plain_rare_words(dst, frequency)):
+    for j, words in plain_rare_words(dst, dst_rules, frequency).items():
         if j not in dst_done:
             for word in words:
                 postings.setdefault(word, []).append(j)
     pairs = []
-    for i, words in enumerate(plain_rare_words(src, frequency)):
+    for i, words in plain_rare_words(src, src_rules, frequency).items():
         if i in src_done:
             continue
         rarest = [w for w in words if w in postings][:RARE_WORDS]
@@ -52,30 +56,30 @@ def plain_rare_pairs(src: Side, dst: Side, src_done, dst_done,
     return pairs
 
 
-def plain_frequency(old: Side, new: Side) -> Counter:
-    return Counter(chain.from_iterable([*plain_bags(old), *plain_bags(new)]))
-
-
-def assert_same_as_plain(old: Side, new: Side, old_done: dict, new_done: dict) -> None:
-    rarity = Rarity(old, new)
-    frequency = plain_frequency(old, new)
+def assert_same_as_plain(old: Side, new: Side, old_rules: list[int], new_rules: list[int],
+                         old_done: dict, new_done: dict) -> None:
+    old.prepare(old_rules)
+    new.prepare(new_rules)
+    rarity = Rarity(old, new, old_rules, new_rules)
+    frequency = Counter(chain.from_iterable(
+        [*(plain_bag(old, i) for i in old_rules), *(plain_bag(new, j) for j in new_rules)]))
     assert {w: rarity.frequency[w] for w in frequency} == frequency
-    for side in (old, new):
-        assert [rarity.words(side, i) for i in range(len(side.rules))] == plain_rare_words(
-            side, frequency)
+    for side, rules in ((old, old_rules), (new, new_rules)):
+        rare = plain_rare_words(side, rules, frequency)
+        assert {i: rarity.words(side, i) for i in rules} == rare
         every: dict[str, list[int]] = {}
-        for i, bag in enumerate(plain_bags(side)):
-            for word in bag:
+        for i in rules:
+            for word in rare[i]:
                 every.setdefault(word, []).append(i)
-        assert side.holders == {word: rules for word, rules in every.items()
-                                if len(rules) <= RARE_DF}
+        assert rarity.holders[side is old] == every
     assert rare_pairs(old, new, old_done, new_done, rarity) == plain_rare_pairs(
-        old, new, old_done, new_done, frequency)
+        old, new, old_rules, new_rules, old_done, new_done, frequency)
     assert rare_pairs(new, old, new_done, old_done, rarity, swap=True) == [
-        (j, i) for i, j in plain_rare_pairs(new, old, new_done, old_done, frequency)]
+        (j, i) for i, j in plain_rare_pairs(new, old, new_rules, old_rules, new_done, old_done,
+                                            frequency)]
     # as _splits asks: every rule of the other side, whatever is done
     assert rare_pairs(new, old, new_done, {}, rarity) == plain_rare_pairs(
-        new, old, new_done, {}, frequency)
+        new, old, new_rules, old_rules, new_done, {}, frequency)
 
 
 # --- random small editions --------------------------------------------------------------------
@@ -94,9 +98,11 @@ def side_of(texts_: list[str]) -> Side:
        st.data())
 def test_rare_pairs_equal_the_plain_definition(old_texts, new_texts, data):
     old, new = side_of(old_texts), side_of(new_texts)
-    old_done = {i: 0 for i in data.draw(st.sets(st.integers(0, len(old_texts) - 1)))}
-    new_done = {j: 0 for j in data.draw(st.sets(st.integers(0, len(new_texts) - 1)))}
-    assert_same_as_plain(old, new, old_done, new_done)
+    old_rules = sorted(data.draw(st.sets(st.integers(0, len(old_texts) - 1), min_size=1)))
+    new_rules = sorted(data.draw(st.sets(st.integers(0, len(new_texts) - 1), min_size=1)))
+    old_done = {i: 0 for i in data.draw(st.sets(st.sampled_from(old_rules)))}
+    new_done = {j: 0 for j in data.draw(st.sets(st.sampled_from(new_rules)))}
+    assert_same_as_plain(old, new, old_rules, new_rules, old_done, new_done)
 
 
 @settings(max_examples=200, deadline=None)
@@ -115,6 +121,8 @@ def test_word_tokens_share_what_the_bags_share(a, b):
 def test_distinct_words_bound_the_shared_words(a, b):
     """The alignment rules pairs out on this bound before counting repeated words."""
     old, new = side_of([" ".join(a)]), side_of([" ".join(b)])
+    old.prepare([0])
+    new.prepare([0])
     shared = len(old.tokens(0) & new.tokens(0))
     distinct = len(old.vocab[0] & new.vocab[0])
     assert old.repeats[0] == len(a) - len(set(a))
@@ -169,7 +177,9 @@ def real_sides(tmp_path_factory) -> list[Side]:
 @needs_corpus
 def test_real_editions_give_the_plain_candidates(real_sides):
     for old, new in pairwise(real_sides):
-        matcher = _Matcher(old, new)
+        matcher = Matcher(old, new)
+        matcher.unchanged()
+        left = matcher.old_left, matcher.new_left
+        assert_same_as_plain(old, new, *left, {}, {})
         matcher.exact()
-        assert_same_as_plain(old, new, {}, {})
-        assert_same_as_plain(old, new, matcher.fwd, matcher.rev)
+        assert_same_as_plain(old, new, *left, matcher.fwd, matcher.rev)

@@ -48,3 +48,35 @@ def test_the_compiled_matcher_is_used_when_installed() -> None:
         assert lineage_text.SequenceMatcher is difflib.SequenceMatcher
     else:
         assert lineage_text.SequenceMatcher is cydifflib.SequenceMatcher
+
+
+def _cited_sub(match) -> str:
+    """The placeholder of one CITED match, as the regex alone defines it."""
+    if match["pre"] or match["rule"]:
+        ends = "§-§" if match["end"] else "§"
+        return (match["pre"] or "") + ends
+    return match.group()
+
+
+PIECES = st.sampled_from(["rule ", "Rules ", "section ", "sections ", "subrule ", "see ", "(",
+                          ")", ", ", "613.1f", "702.19", "510", "2/2", "20", "608.2c–k",
+                          "119.9–10", "306-311", "100.1a.", "rule 702", "x702.1", "3.14",
+                          "1000", " and ", "–", "-"])
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(PIECES, max_size=12).map("".join))
+def test_placeholders_are_the_cited_regex_substitution(text: str) -> None:
+    """normalize() finds citations from their numbers rather than scanning for "rule": the
+    same text comes out."""
+    assert lineage_text._placeholders(text) == lineage_text.CITED.sub(_cited_sub, text)
+
+
+@pytest.mark.parametrize(("text", "key"), [
+    ("See rule 613.1f, then rules 306-311.", "see rule §, then rules §-§."),
+    ("A 2/2 creature with 20 life (rule 510).", "a 2/2 creature with 20 life (rule §)."),
+    ("Subrule 702 is not a citation; 702.19a is.", "subrule 702 is not a citation; § is."),
+])
+def test_normalize_table(text: str, key: str) -> None:
+    lineage_text.clear_caches()
+    assert lineage_text.normalize(text) == key

@@ -122,17 +122,19 @@ def _store_pair(db: sqlite_utils.Database, old_doc: str, new_doc: str,
     return len(rows)
 
 
-CITATIONS_ONLY = json.dumps({"citations_only": True})  # the detail most alignments store
+# the details an alignment stores (a split's or merge's extra part is never citations-only)
+CITATIONS_ONLY = json.dumps({"citations_only": True})
+EXTRA = json.dumps({"extra": True})
 
 
 def detail(change: Change) -> str | None:
-    """What an alignment row stores beyond its columns: a change of cited numbers only, an
-    override's note."""
+    """What an alignment row stores beyond its columns: a change of cited numbers only, the
+    extra part of a split or merge, an override's note."""
     if isinstance(change, hand.HandChange):
         return json.dumps({"set_by_hand": True, "note": change.note,
                            **({"citations_only": True} if change.citations_only else {})},
                           ensure_ascii=False)
-    return CITATIONS_ONLY if change.citations_only else None
+    return CITATIONS_ONLY if change.citations_only else EXTRA if change.extra else None
 
 
 ALIGNMENT_COLUMNS = ("old_doc", "new_doc", "old_rule_id", "new_rule_id", "old_number",
@@ -140,7 +142,7 @@ ALIGNMENT_COLUMNS = ("old_doc", "new_doc", "old_rule_id", "new_rule_id", "old_nu
 
 
 def _store_lineages(db: sqlite_utils.Database, editions: list[str], first: int = 0) -> int:
-    """One lineage per chain of one-to-one matches (a split continues into its best part),
+    """One lineage per chain of one-to-one matches (a split continues into its one-to-one part),
     stored anew for `editions[first:]`; how many lineages the database holds.
 
     Which match continues a rule's lineage is decided best first among the matches of its
@@ -195,7 +197,8 @@ def _store_branches(db: sqlite_utils.Database, seeds: list[str]) -> int:
 
 def _predecessors(db: sqlite_utils.Database, before: str, editions: list[str]) -> dict[int, int]:
     """Per rule of `editions` (consecutive editions; `before` is the one before them, or
-    their first), the rule of the edition before its own whose lineage it continues."""
+    their first), the rule of the edition before its own whose lineage it continues: the
+    one-to-one matches first, then the one-to-one part of each split or merge."""
     successor: dict[int, int] = {}
     predecessor: dict[int, int] = {}
     marks = ", ".join("?" * len(editions))
@@ -204,8 +207,8 @@ def _predecessors(db: sqlite_utils.Database, before: str, editions: list[str]) -
         "WHERE old_rule_id IS NOT NULL AND new_rule_id IS NOT NULL "
         f"AND change IN ({','.join('?' * (len(PAIR_OPS) + 2))}) "
         f"AND new_doc IN ({marks}) AND old_doc IN (?, {marks}) "
-        "ORDER BY change IN ('split', 'merged'), similarity DESC, id",
-        [*PAIR_OPS, "split", "merged", *editions, before, *editions],
+        "ORDER BY change IN ('split', 'merged'), detail IS ?, similarity DESC, id",
+        [*PAIR_OPS, "split", "merged", *editions, before, *editions, EXTRA],
     ):
         if old_id not in successor and new_id not in predecessor:
             successor[old_id] = new_id

@@ -13,20 +13,13 @@ in cited numbers are the same text when each old citation maps, through this ali
 to the new one (or to a rule that neither side can check): updating citations is not an
 edit.
 
-The alignment never compares every rule with every other rule. Pairs are scored only when
-they are candidates, generated in this order:
-1. exact normalized text: a text met once on each side is an anchor match at once; texts
-   met several times ("General") make candidate pairs within their group;
-2. the same number on both sides;
-3. the unmatched children of two matched parents (e.g. 502.9a … under 502.9 → 702.19);
-4. shared rare words: each unmatched rule's six rarest words (document frequency over both
-   editions ≤ RARE_DF, see rulesdb.lineage.side) through an inverted index; the five rules
-   sharing most of them.
-Candidates are scored by bag-of-words Dice similarity (cheap), plus small bonuses for the
-same number and matched parents, and matched greedily best first. A parent left unmatched
-whose matched children mostly went under one new parent is matched to it (bottom-up), and
-a second round then uses the new parents. Reported similarity of a non-identical match is
-difflib's word-sequence ratio, computed only for the chosen pairs.
+The alignment never compares every rule with every other rule. A rule that keeps its number
+and text, or whose text is met once on each side, is matched at once; so is a normalized text
+met once on each side. The rest are matched in rounds of candidate pairs, scored and taken
+greedily best first (rulesdb.lineage.matcher says which pairs, how they are scored and what
+keeps a template sentence from pairing across two keywords). A rule whose text went to two
+new rules is a split, the reverse a merge. Reported similarity of a non-identical match is
+difflib's word-sequence ratio.
 
 Candidate generation and tie-breaking treat both sides alike, so aligning (B, A) gives the
 mirror of aligning (A, B).
@@ -34,26 +27,18 @@ mirror of aligning (A, B).
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..db.coverage import Coverage
+from .matcher import SHORT, Matcher
 from .side import Rarity, RuleRec, Side, rare_pairs
-from .text import cited_numbers, key_ratio, normalize, word_tokens
+from .text import cited_numbers, key_ratio
 
 __all__ = ["PAIR_OPS", "Change", "Coverage", "RuleRec", "Side", "align", "mirror"]
 
-MIN_SIMILARITY = 0.5
-MIN_SHORT_SIMILARITY = 0.8  # texts of at most SHORT words (headings) need more
-SHORT = 3
 SPLIT_CONTAINMENT = 0.8
-MIN_ORDER_SIMILARITY = 0.35
-# A rule moving between two families that are both matched elsewhere ("Multiple instances of
-# changeling …" vs "… of deathtouch …") must be near-identical: template sentences differ
-# only in the name of their family.
-MIN_CROSS_FAMILY_SIMILARITY = 0.95
-
 PAIR_OPS = ("unchanged", "edited", "renumbered", "renumbered_edited")
 MIRROR = {"added": "removed", "removed": "added", "split": "merged", "merged": "split"}
 
@@ -67,153 +52,9 @@ class Change:
     new: str | None
     similarity: float
     citations_only: bool = False
-
-
-class _Matcher:
-    """A one-to-one matching between two sides, built in rounds."""
-
-    def __init__(self, old: Side, new: Side) -> None:
-        self.old, self.new = old, new
-        self.fwd: dict[int, int] = {}
-        self.rev: dict[int, int] = {}
-        self.sims: dict[tuple[int, int], float] = {}  # Dice per pair, kept across rounds
-
-    def link(self, i: int, j: int) -> None:
-        self.fwd[i] = j
-        self.rev[j] = i
-
-    def exact(self) -> None:
-        by_key: dict[str, tuple[list[int], list[int]]] = defaultdict(lambda: ([], []))
-        for i, key in enumerate(self.old.keys):
-            by_key[key][0].append(i)
-        for j, key in enumerate(self.new.keys):
-            by_key[key][1].append(j)
-        self.groups = by_key
-        for olds, news in by_key.values():
-            if len(olds) == 1 and len(news) == 1:
-                self.link(olds[0], news[0])
-
-    def candidates(self, rare: Rarity) -> set[tuple[int, int]]:
-        pairs: set[tuple[int, int]] = set()
-        for olds, news in self.groups.values():
-            if 1 < len(olds) * len(news) <= 400:
-                pairs.update((i, j) for i in olds if i not in self.fwd
-                             for j in news if j not in self.rev)
-        for i, rule in enumerate(self.old.rules):
-            j = self.new.index.get(rule.number)
-            if j is not None and i not in self.fwd and j not in self.rev:
-                pairs.add((i, j))
-        for i, j in list(self.fwd.items()):
-            olds = [c for c in self.old.children.get(i, ()) if c not in self.fwd]
-            news = [c for c in self.new.children.get(j, ()) if c not in self.rev]
-            if olds and news and len(olds) * len(news) <= 4000:
-                pairs.update((a, b) for a in olds for b in news)
-        pairs.update(rare_pairs(self.old, self.new, self.fwd, self.rev, rare))
-        pairs.update(rare_pairs(self.new, self.old, self.rev, self.fwd, rare, swap=True))
-        return pairs
-
-    def greedy(self, pairs: set[tuple[int, int]]) -> None:
-        scored = []
-        old, new, sims = self.old, self.new, self.sims
-        old_kinds, new_kinds, old_sizes, new_sizes = old.kinds, new.kinds, old.sizes, new.sizes
-        old_keys, new_keys, old_vocab, new_vocab = old.keys, new.keys, old.vocab, new.vocab
-        old_repeats, new_repeats = old.repeats, new.repeats
-        for i, j in pairs:
-            if old_kinds[i] != new_kinds[j]:
-                continue
-            size_i, size_j = old_sizes[i], new_sizes[j]
-            total = size_i + size_j
-            # the Dice of bags this unequal in size is below every floor: skip counting words
-            # (min() spelled out: this loop runs for every candidate pair)
-            if 2 * (size_i if size_i < size_j else size_j) / total < MIN_SIMILARITY:
-                continue
-            sim = sims.get((i, j))
-            if sim is None:
-                # Shared distinct words, plus at most the fewer repeats: the Dice of that
-                # bound below every floor rules the pair out without counting repeats.
-                repeats_i, repeats_j = old_repeats[i], new_repeats[j]
-                bound = len(old_vocab[i] & new_vocab[j]) + (
-                    repeats_i if repeats_i < repeats_j else repeats_j)
-                if 2 * bound / total < MIN_SIMILARITY:
-                    continue
-                shared = len(word_tokens(old_keys[i]) & word_tokens(new_keys[j]))
-                sim = sims[(i, j)] = 2 * shared / total  # Dice
-            if sim < MIN_SIMILARITY:  # below every floor
-                continue
-            same_parent = self._parents_match(i, j)
-            short = min(len(old.words[i]), len(new.words[j])) <= SHORT
-            floor = MIN_SHORT_SIMILARITY if short and not same_parent else MIN_SIMILARITY
-            if not same_parent and (self._crosses_families(i, j)
-                                    or self._names_other_family(i, j)):
-                floor = MIN_CROSS_FAMILY_SIMILARITY
-            if sim < floor:
-                continue
-            same_number = self.old.rules[i].number == self.new.rules[j].number
-            if self._ambiguous(i, j) and not same_number and not (
-                    same_parent and self.old.parents[i] is not None):
-                continue
-            score = sim + 0.1 * same_parent + 0.05 * same_number
-            scored.append((-score, min(i, j), max(i, j), i, j, same_parent))
-        for _, _, _, i, j, same_parent in sorted(scored):
-            if i not in self.fwd and j not in self.rev and (
-                    same_parent or self._order_similar(i, j)):
-                self.link(i, j)
-
-    def _ambiguous(self, i: int, j: int) -> bool:
-        """A text met several times ("General") says nothing alone about where it moved."""
-        olds, news = self.groups.get(self.old.keys[i], ((), ()))
-        return self.old.keys[i] == self.new.keys[j] and (len(olds) > 1 or len(news) > 1)
-
-    def _order_similar(self, i: int, j: int) -> bool:
-        """Words in much the same order too (bags of words alone match unrelated rules)."""
-        return key_ratio(self.old.keys[i], self.new.keys[j]) >= MIN_ORDER_SIMILARITY
-
-    def _crosses_families(self, i: int, j: int) -> bool:
-        """Either rule's parent is matched to another rule than the other's parent."""
-        pi, pj = self.old.parents[i], self.new.parents[j]
-        if pi is None or pj is None:
-            return False
-        return (pi in self.fwd and self.fwd[pi] != pj) or (pj in self.rev and self.rev[pj] != pi)
-
-    def _names_other_family(self, i: int, j: int) -> bool:
-        """The two rules sit under differently titled parents and one names its own parent's
-        title where the other does not ("… of bands with other …" vs "… of intimidate …")."""
-        pi, pj = self.old.parents[i], self.new.parents[j]
-        if pi is None or pj is None:
-            return False
-        ti, tj = self.old.rules[pi].title, self.new.rules[pj].title
-        if not ti or not tj:
-            return False
-        ti, tj = normalize(ti), normalize(tj)
-        if ti == tj:
-            return False
-        old_key, new_key = self.old.keys[i], self.new.keys[j]
-        return (ti in old_key and ti not in new_key) or (tj in new_key and tj not in old_key)
-
-    def _parents_match(self, i: int, j: int) -> bool:
-        pi, pj = self.old.parents[i], self.new.parents[j]
-        if pi is None or pj is None:
-            return pi is None and pj is None
-        return self.fwd.get(pi) == pj
-
-    def bottom_up(self) -> None:
-        for side_old, side_new, fwd, link in ((self.old, self.new, self.fwd, self.link),
-                                              (self.new, self.old, self.rev,
-                                               lambda a, b: self.link(b, a))):
-            for parent, kids in side_old.children.items():
-                if parent in fwd:
-                    continue
-                targets = Counter(side_new.parents[fwd[k]] for k in kids if k in fwd)
-                targets.pop(None, None)
-                if not targets:
-                    continue
-                target, votes = targets.most_common(1)[0]
-                matched_kids = sum(targets.values())
-                if (votes * 2 > matched_kids and votes * 2 >= len(kids)
-                        and votes * 2 >= len(side_new.children.get(target, ()))
-                        and side_old.rules[parent].kind == side_new.rules[target].kind
-                        and target not in (self.rev if side_old is self.old else self.fwd)):
-                    link(parent, target)
+    # the second part of a split (or merge): the one-to-one match is its other row, the one a
+    # rule's lineage continues into
+    extra: bool = False
 
 
 def align(old: Sequence[RuleRec] | Side, new: Sequence[RuleRec] | Side,
@@ -222,38 +63,34 @@ def align(old: Sequence[RuleRec] | Side, new: Sequence[RuleRec] | Side,
     """Every old and new rule with its change, unchanged ones included, in new-document order."""
     old_side = old if isinstance(old, Side) else Side(old)
     new_side = new if isinstance(new, Side) else Side(new)
-    matcher = _Matcher(old_side, new_side)
-    matcher.exact()
-    rare = Rarity(old_side, new_side)
-    matcher.greedy(matcher.candidates(rare))
-    matcher.bottom_up()
-    matcher.greedy(matcher.candidates(rare))
-    mapping = {old_side.rules[i].number: new_side.rules[j].number
-               for i, j in matcher.fwd.items()}
+    matcher = Matcher(old_side, new_side)
+    rare = matcher.run()
+    splits, merges = _parts(matcher, rare)
+    old_rules, new_rules = old_side.rules, new_side.rules
     changes: dict[tuple[int | None, int | None], Change] = {}
+    edited = []
     for i, j in matcher.fwd.items():
-        changes[(i, j)] = _pair_change(old_side.rules[i], new_side.rules[j], old_side.keys[i],
-                                       new_side.keys[j], mapping)
-    splits = _splits(old_side, new_side, matcher.fwd, matcher.rev, rare)
-    merges = [(i, j, k) for j, i, k in _splits(new_side, old_side, matcher.rev, matcher.fwd, rare)]
-    # Many-to-many (a split whose parts are also merges) has no one reading: keep neither.
-    split_sides = [({i}, {j, matcher.fwd[i]}) for i, j, _ in splits]
-    merge_sides = [({i, matcher.rev[j]}, {j}) for i, j, _ in merges]
-    clash = [any(o & mo or n & mn for mo, mn in merge_sides) for o, n in split_sides]
-    merge_clash = [any(o & so or n & sn for so, sn in split_sides) for o, n in merge_sides]
-    splits = [s for s, bad in zip(splits, clash, strict=True) if not bad]
-    merges = [m for m, bad in zip(merges, merge_clash, strict=True) if not bad]
+        a, b = old_rules[i], new_rules[j]
+        if a.text == b.text:  # most pairs: no words to compare
+            changes[(i, j)] = Change("unchanged" if a.number == b.number else "renumbered",
+                                     a.number, b.number, 1.0)
+        else:
+            edited.append((i, j))
+    if edited:
+        mapping = {old_rules[i].number: new_rules[j].number for i, j in matcher.fwd.items()}
+        for i, j in edited:
+            changes[(i, j)] = _pair_change(old_rules[i], new_rules[j], old_side.keys[i],
+                                           new_side.keys[j], mapping)
     for i, j, whole in splits:
-        old_num = old_side.rules[i].number
-        changes[(i, matcher.fwd[i])] = Change("split", old_num, mapping[old_num],
-                                              changes[(i, matcher.fwd[i])].similarity)
-        changes[(i, j)] = Change("split", old_num, new_side.rules[j].number, whole)
+        primary = changes[(i, matcher.fwd[i])]
+        changes[(i, matcher.fwd[i])] = Change("split", primary.old, primary.new,
+                                              primary.similarity)
+        changes[(i, j)] = Change("split", primary.old, new_rules[j].number, whole, extra=True)
     for i, j, whole in merges:
-        new_num = new_side.rules[j].number
-        first = matcher.rev[j]
-        changes[(first, j)] = Change("merged", old_side.rules[first].number, new_num,
-                                     changes[(first, j)].similarity)
-        changes[(i, j)] = Change("merged", old_side.rules[i].number, new_num, whole)
+        primary = changes[(matcher.rev[j], j)]
+        changes[(matcher.rev[j], j)] = Change("merged", primary.old, primary.new,
+                                              primary.similarity)
+        changes[(i, j)] = Change("merged", old_rules[i].number, primary.new, whole, extra=True)
     placed_new = {j for _, j in changes if j is not None}
     placed_old = {i for i, _ in changes if i is not None}
     for j, rule in enumerate(new_side.rules):
@@ -265,7 +102,9 @@ def align(old: Sequence[RuleRec] | Side, new: Sequence[RuleRec] | Side,
             op = _unmatched(old_side, i, matcher.fwd, new_side, new_coverage, "removed")
             changes[(i, None)] = Change(op, rule.number, None, 0.0)
     anchors = _anchors(len(old_side.rules), matcher.fwd)
-    return [changes[key] for key in sorted(changes, key=lambda k: _order(k, anchors))]
+    keys = [(j, 0, -1 if i is None else i) if j is not None else (anchors[i], 1, i)
+            for i, j in changes]
+    return [change for _, change in sorted(zip(keys, changes.values(), strict=True))]
 
 
 def _anchors(count: int, fwd: dict[int, int]) -> list[int]:
@@ -277,14 +116,6 @@ def _anchors(count: int, fwd: dict[int, int]) -> list[int]:
         anchor = fwd.get(i, anchor)
         anchors.append(anchor)
     return anchors
-
-
-def _order(key: tuple[int | None, int | None], anchors: list[int]) -> tuple[int, int, int]:
-    i, j = key
-    if j is not None:
-        return (j, 0, i if i is not None else -1)
-    assert i is not None
-    return (anchors[i], 1, i)
 
 
 def _pair_change(a: RuleRec, b: RuleRec, key_a: str, key_b: str,
@@ -308,9 +139,58 @@ def _pair_change(a: RuleRec, b: RuleRec, key_a: str, key_b: str,
                   min(similarity, 0.99))
 
 
-def _splits(src: Side, dst: Side, fwd: dict[int, int], rev: dict[int, int],
-            rare: Rarity) -> list[tuple[int, int, float]]:
-    """(src rule, extra dst rule, containment) where a src rule's text went to two dst rules."""
+def _parts(matcher: Matcher, rare: Rarity) -> tuple[list[tuple[int, int, float]],
+                                                    list[tuple[int, int, float]]]:
+    """The splits (old rule, extra new part, containment) and merges (extra old part, new
+    rule, containment) of a matching. Many-to-many (a split whose parts are also merges) has
+    no one reading: neither is kept. Of a rule's parts, the one keeping its number is its
+    one-to-one match (the matching is changed so): 702.22a cut in two goes on as 702.22a."""
+    splits = _splits(matcher, rare)
+    merges = [(i, j, k) for j, i, k in _splits(matcher, rare, mirrored=True)]
+    split_sides = [({i}, {j, matcher.fwd[i]}) for i, j, _ in splits]
+    merge_sides = [({i, matcher.rev[j]}, {j}) for i, j, _ in merges]
+    clash = [any(o & mo or n & mn for mo, mn in merge_sides) for o, n in split_sides]
+    merge_clash = [any(o & so or n & sn for so, sn in split_sides) for o, n in merge_sides]
+    kept_splits = []
+    for (i, j, whole), bad in zip(splits, clash, strict=True):
+        if not bad:
+            extra, inside = _keep_number(matcher, i, j)
+            kept_splits.append((i, extra, whole if inside is None else inside))
+    kept_merges = []
+    for (i, j, whole), bad in zip(merges, merge_clash, strict=True):
+        if not bad:
+            extra, inside = _keep_number(matcher, j, i, mirrored=True)
+            kept_merges.append((extra, j, whole if inside is None else inside))
+    return kept_splits, kept_merges
+
+
+def _keep_number(matcher: Matcher, whole: int, extra: int,
+                 mirrored: bool = False) -> tuple[int, float | None]:
+    """Make the part of a split `whole` (of a merge when `mirrored`) that keeps its number
+    its one-to-one match; the extra part then, and its share of words the whole holds when
+    it changed (None when it did not)."""
+    src, dst, fwd, rev = ((matcher.new, matcher.old, matcher.rev, matcher.fwd) if mirrored
+                          else (matcher.old, matcher.new, matcher.fwd, matcher.rev))
+    primary = fwd[whole]
+    if dst.rules[extra].number == src.rules[whole].number != dst.rules[primary].number:
+        del rev[primary]
+        fwd[whole], rev[extra] = extra, whole
+        return primary, _inside(dst, primary, src, whole)
+    return extra, None
+
+
+def _inside(part_side: Side, part: int, whole_side: Side, whole: int) -> float:
+    """The share of a part's words that its whole holds."""
+    return round(len(part_side.tokens(part) & whole_side.tokens(whole))
+                 / part_side.sizes[part], 3)
+
+
+def _splits(matcher: Matcher, rare: Rarity,
+            mirrored: bool = False) -> list[tuple[int, int, float]]:
+    """(src rule, extra dst rule, containment) where a src rule's text went to two dst rules
+    (old to new; new to old when `mirrored`), the extra one within the family it may join."""
+    src, dst, fwd, rev = ((matcher.new, matcher.old, matcher.rev, matcher.fwd) if mirrored
+                          else (matcher.old, matcher.new, matcher.fwd, matcher.rev))
     found = []
     taken: set[int] = set()
     for j, i in rare_pairs(dst, src, rev, {}, rare):
@@ -325,7 +205,8 @@ def _splits(src: Side, dst: Side, fwd: dict[int, int], rev: dict[int, int],
         other = fwd[i]
         alone = len(src.tokens(i) & dst.tokens(other)) / src.sizes[i]
         together = _contained(src.bag(i), dst.bag(other) + dst.bag(j), src.sizes[i])
-        if together >= SPLIT_CONTAINMENT and together - alone >= 0.15:
+        if (together >= SPLIT_CONTAINMENT and together - alone >= 0.15
+                and not matcher.strays(*((j, i) if mirrored else (i, j)))):
             found.append((i, j, round(inside, 3)))
             taken.add(j)
     return found
@@ -352,4 +233,4 @@ def _unmatched(side: Side, k: int, done: dict[int, int], other: Side,
 def mirror(change: Change) -> Change:
     """The change seen from the other side (old and new swapped)."""
     return Change(MIRROR.get(change.op, change.op), change.new, change.old, change.similarity,
-                  change.citations_only)
+                  change.citations_only, change.extra)

@@ -26,9 +26,9 @@ RULE_NUMBER = re.compile(r"\d{1,3}(?:\.\d+[a-z]?)?|[A-Z](?:\.[\w-]+)*")
 
 def edition(conn: sqlite3.Connection, doc_id: str) -> tuple[list[RuleRec], Coverage]:
     """The rules of a document in order, and what it covers."""
-    rules = [RuleRec(*row) for row in conn.execute(
-        "SELECT number, kind, title, text, parent FROM rules WHERE document = ? "
-        "ORDER BY position", [doc_id])]
+    rules = list(map(RuleRec._make, conn.execute(  # the `rules` view, joined (faster)
+        "SELECT r.number, r.kind, r.title, t.text, r.parent FROM rule_rows r LEFT JOIN texts t "
+        "ON t.id = r.text_id WHERE r.document = ? ORDER BY r.position", [doc_id])))
     partial, covers = conn.execute(
         "SELECT partial, covers FROM documents WHERE id = ?", [doc_id]).fetchone()
     return rules, Coverage.from_covers(bool(partial), json.loads(covers or "[]"))
@@ -36,8 +36,14 @@ def edition(conn: sqlite3.Connection, doc_id: str) -> tuple[list[RuleRec], Cover
 
 def compute_changes(conn: sqlite3.Connection, old_doc: str, new_doc: str) -> list[Change]:
     """The alignment of two stored documents, computed now, with their overrides applied."""
-    old_rules, old_cover = edition(conn, old_doc)
-    new_rules, new_cover = edition(conn, new_doc)
+    (old_rules, old_cover), (new_rules, new_cover) = (edition(conn, doc)
+                                                      for doc in (old_doc, new_doc))
+    return aligned(conn, old_doc, new_doc, old_rules, new_rules, old_cover, new_cover)
+
+
+def aligned(conn: sqlite3.Connection, old_doc: str, new_doc: str, old_rules: list[RuleRec],
+            new_rules: list[RuleRec], old_cover: Coverage, new_cover: Coverage) -> list[Change]:
+    """`align` of two documents' rules, with the overrides stored for the pair applied."""
     changes = align(old_rules, new_rules, old_cover, new_cover)
     hand_set = overrides.stored(conn, old_doc, new_doc)
     if hand_set:
@@ -63,11 +69,12 @@ def stored_changes(conn: sqlite3.Connection, old_doc: str, new_doc: str,
 
 def _stored_change(op: str, old: str | None, new: str | None, similarity: float,
                    detail: str | None) -> Change:
-    extra = json.loads(detail) if detail else {}
-    citations_only = bool(extra.get("citations_only"))
-    if extra.get("set_by_hand"):
-        return overrides.HandChange(op, old, new, similarity, citations_only, extra["note"])
-    return Change(op, old, new, similarity, citations_only)
+    details = json.loads(detail) if detail else {}
+    citations_only, extra = bool(details.get("citations_only")), bool(details.get("extra"))
+    if details.get("set_by_hand"):
+        return overrides.HandChange(op, old, new, similarity, citations_only, extra,
+                                    note=details["note"])
+    return Change(op, old, new, similarity, citations_only, extra)
 
 
 def hand_mark(change: Change) -> Row:
@@ -106,18 +113,28 @@ def diff(conn: sqlite3.Connection, old_doc: str, new_doc: str,
     """The public diff shape: old, new, counts, changes (unchanged left out); without `words`,
     edits carry their two texts but not their word-level opcodes (a page computes them for
     the edits it shows)."""
-    changes, source = alignment(conn, old_doc, new_doc, changed_only=True)
+    changes = stored_changes(conn, old_doc, new_doc, changed_only=True)
+    source = "stored"
+    if changes is None:  # aligned now: the texts come with the rules read for it
+        (old_rules, old_cover), (new_rules, new_cover) = (edition(conn, doc)
+                                                          for doc in (old_doc, new_doc))
+        changes = aligned(conn, old_doc, new_doc, old_rules, new_rules, old_cover, new_cover)
+        source = "computed"
+        olds = {rule.number: rule for rule in old_rules}
+        news = {rule.number: rule for rule in new_rules}
     changes = [c for c in changes if c.op != "unchanged"]
     if section:
         changes = [c for c in changes if in_section(c.old, section) or in_section(c.new, section)]
-    texts = {**_texts(conn, old_doc, [c.old for c in changes]),
-             **_texts(conn, new_doc, [c.new for c in changes])}
+    if source == "stored":  # only the rules the changes name: a few hundred of 3,000
+        olds = _rules(conn, old_doc, [c.old for c in changes])
+        news = _rules(conn, new_doc, [c.new for c in changes])
     items = []
     for change in changes:
         item: Row = {"op": change.op, "old": change.old, "new": change.new,
                      "similarity": round(change.similarity, 3)}
-        old_text = texts.get((old_doc, change.old), (None, None))[0]
-        new_text = texts.get((new_doc, change.new), (None, None))[0]
+        old_rule, new_rule = olds.get(change.old or ""), news.get(change.new or "")
+        old_text = old_rule.text if old_rule else None
+        new_text = new_rule.text if new_rule else None
         if change.op in ("edited", "renumbered_edited", "split", "merged"):
             if words:
                 item["words"] = wordiff.opcodes(old_text or "", new_text or "")
@@ -125,9 +142,8 @@ def diff(conn: sqlite3.Connection, old_doc: str, new_doc: str,
         elif change.op in ("added", "removed", "outside_coverage"):
             item["text"] = old_text if change.old else new_text
         if change.op == "renumbered":
-            parents = (texts.get((old_doc, change.old), (None, None))[1],
-                       texts.get((new_doc, change.new), (None, None))[1])
-            item["old_parent"], item["new_parent"] = parents
+            item["old_parent"] = old_rule.parent if old_rule else None
+            item["new_parent"] = new_rule.parent if new_rule else None
         if change.citations_only:
             item["citations_only"] = True
         item.update(hand_mark(change))
@@ -137,17 +153,17 @@ def diff(conn: sqlite3.Connection, old_doc: str, new_doc: str,
             "counts": {op: counts[op] for op in OP_ORDER if counts[op]}, "changes": items}
 
 
-def _texts(conn: sqlite3.Connection, doc_id: str,
-           numbers: list[str | None]) -> dict[tuple[str, str], tuple[str, str | None]]:
-    """(doc, number) → (text, parent) of the rules of `doc_id` the changes name: only those,
-    since a diff of consecutive editions names a few hundred of their 3,000 rules."""
+def _rules(conn: sqlite3.Connection, doc_id: str,
+           numbers: list[str | None]) -> dict[str, RuleRec]:
+    """The rules of `doc_id` with these numbers, by number."""
     wanted = sorted({number for number in numbers if number})
-    found = {}
+    found: dict[str, RuleRec] = {}
     for at in range(0, len(wanted), 500):
         chunk = wanted[at:at + 500]
-        found.update(((doc_id, number), (text, parent)) for number, text, parent in conn.execute(
-            f"SELECT number, text, parent FROM rules WHERE document = ? AND number IN "
-            f"({','.join('?' * len(chunk))})", [doc_id, *chunk]))
+        found.update((rule.number, rule) for rule in map(RuleRec._make, conn.execute(
+            "SELECT r.number, r.kind, r.title, t.text, r.parent FROM rule_rows r LEFT JOIN "
+            f"texts t ON t.id = r.text_id WHERE r.document = ? AND r.number IN "
+            f"({','.join('?' * len(chunk))})", [doc_id, *chunk])))
     return found
 
 

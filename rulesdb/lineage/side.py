@@ -1,20 +1,22 @@
-"""One edition as the alignment (rulesdb.lineage.align) sees it: its rules with their normalized
-texts, words and distinct words, and the rare words through which rules that moved find their
-counterparts.
+"""One edition as the alignment (rulesdb.lineage.align) sees it, and the rare words through
+which rules that moved find their counterparts.
 
-A word is rare for a pair of editions when at most RARE_DF rules of the two hold it. Each
-edition counts and indexes the rules holding each word once (an edition is in two pairs); a
-pair then works out the rare words of only the rules it asks about, the ones still unmatched,
-rather than of every rule. The candidates are those of the plain definition
-(tests/test_lineage_side.py compares them).
+An edition's structure (numbers, parents, what each rule pairs with) is set up at once; the
+words of a rule only when the alignment asks for them (`Side.prepare`): between two
+consecutive editions nearly every rule keeps its number and its text, and such a rule needs
+no words.
+
+A word is rare for a pair of editions when at most RARE_DF of the rules the pair still has to
+place (those that did not keep their number and text) hold it. Rare among those rules rather
+than among all: they are the ones the candidates are drawn from.
 """
 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
 from itertools import chain
+from typing import NamedTuple
 
 from .text import bag_of, normalize, vocab_of, word_tokens, words_of
 
@@ -23,9 +25,9 @@ RARE_WORDS = 6
 RARE_CANDIDATES = 5
 
 
-@dataclass(frozen=True)
-class RuleRec:
-    """One rule of an edition as the alignment sees it."""
+class RuleRec(NamedTuple):
+    """One rule of an edition as the alignment sees it (a named tuple: an edition's
+    thousands are made from database rows in one go)."""
 
     number: str
     kind: str
@@ -41,28 +43,49 @@ class Side:
     def __init__(self, rules: Sequence[RuleRec]) -> None:
         self.rules = list(rules)
         self.index = {rule.number: i for i, rule in enumerate(self.rules)}
-        self.kinds = [rule.kind for rule in self.rules]
-        self.keys = [normalize(rule.text or rule.title or "") for rule in self.rules]
-        self.words = [words_of(key) for key in self.keys]
-        self.sizes = [max(1, len(words)) for words in self.words]
-        self.parents = [self.index.get(rule.parent) if rule.parent else None
-                        for rule in self.rules]
+        # what a rule pairs with: chapters with chapters, headings (sections and titled
+        # rules: 212.6 "Lands" became section 305 in 2009) with headings, and rules with
+        # rules and subrules (a renumbering turns subrules into rules: 419.7b → 614.7)
+        self.kinds = ["chapter" if rule.kind == "chapter" else
+                      "heading" if rule.kind == "section" or rule.title else "rule"
+                      for rule in self.rules]
+        index = self.index
+        self.parents = [index.get(rule.parent) if rule.parent else None for rule in self.rules]
         self.children: dict[int, list[int]] = defaultdict(list)
         for i, parent in enumerate(self.parents):
             if parent is not None:
                 self.children[parent].append(i)
-        self.vocab = [vocab_of(key) for key in self.keys]  # each rule's distinct words
-        self.repeats = [len(words) - len(vocab) for words, vocab in zip(self.words, self.vocab,
-                                                                        strict=True)]
-        self.df: Counter[str] = Counter(chain.from_iterable(self.vocab))  # rules per word
-        # Word → the rules holding it, in order, for the words held by at most RARE_DF rules
-        # (any other is rare in no pair).
-        holders: dict[str, list[int]] = defaultdict(list)
-        common = {word for word, count in self.df.items() if count > RARE_DF}
-        for i, vocab in enumerate(self.vocab):
-            for word in vocab - common:
-                holders[word].append(i)
-        self.holders = dict(holders)
+        count = len(self.rules)
+        # filled by prepare(), for the rules asked about
+        self.prepared = bytearray(count)
+        self.keys = [""] * count  # normalized texts (rulesdb.lineage.text.normalize)
+        self.words: list[list[str]] = [[]] * count
+        self.vocab: list[frozenset[str]] = [frozenset()] * count  # distinct words
+        self.sizes = [1] * count  # words, at least 1
+        self.repeats = [0] * count  # words met before in the same rule
+
+    def prepare(self, rules: Iterable[int]) -> None:
+        """Work out the normalized text and the words of these rules (once each)."""
+        prepared, all_rules = self.prepared, self.rules
+        for i in rules:
+            if prepared[i]:
+                continue
+            rule = all_rules[i]
+            key = normalize(rule.text or rule.title or "")
+            words, vocab = words_of(key), vocab_of(key)
+            self.keys[i], self.words[i], self.vocab[i] = key, words, vocab
+            self.sizes[i] = max(1, len(words))
+            self.repeats[i] = len(words) - len(vocab)
+            prepared[i] = 1
+
+    def holds(self, ancestor: int, k: int) -> bool:
+        """Whether rule `ancestor` is a parent, grandparent, … of rule `k`."""
+        parent = self.parents[k]
+        while parent is not None:
+            if parent == ancestor:
+                return True
+            parent = self.parents[parent]
+        return False
 
     def tokens(self, i: int) -> frozenset[str | tuple[str, int]]:
         """The bag of words of rule `i` as a set (rulesdb.lineage.text.word_tokens)."""
@@ -74,21 +97,30 @@ class Side:
 
 
 class Rarity:
-    """The rare words of two editions' rules, worked out for the rules asked about."""
+    """The rare words of the rules two editions still have to place (`old_rules`,
+    `new_rules`, prepared), and which of those rules hold each."""
 
-    def __init__(self, old: Side, new: Side) -> None:
+    def __init__(self, old: Side, new: Side, old_rules: Sequence[int],
+                 new_rules: Sequence[int]) -> None:
         self.old = old
-        self.frequency: Counter[str] = old.df.copy()  # rules of both editions per word
-        self.frequency.update(new.df)
+        self.rules = {True: list(old_rules), False: list(new_rules)}  # by side is self.old
+        self.frequency: Counter[str] = Counter(chain.from_iterable(
+            [*(old.vocab[i] for i in old_rules), *(new.vocab[j] for j in new_rules)]))
         rare = sorted([word for word, count in self.frequency.items() if count <= RARE_DF])
         rare.sort(key=self.frequency.__getitem__)  # rarest first, ties by the word (stable)
         self.rank = {word: k for k, word in enumerate(rare)}
         self.rare = frozenset(rare)
         self._words: dict[tuple[bool, int], list[str]] = {}
+        self.holders: dict[bool, dict[str, list[int]]] = {}
+        for is_old, side in ((True, old), (False, new)):
+            holders: dict[str, list[int]] = defaultdict(list)
+            for i in self.rules[is_old]:
+                for word in side.vocab[i] & self.rare:
+                    holders[word].append(i)
+            self.holders[is_old] = dict(holders)
 
     def words(self, side: Side, i: int) -> list[str]:
-        """The words of rule `i` of `side` held by at most RARE_DF rules of both editions,
-        rarest first (ties by the word)."""
+        """The rare words of rule `i` of `side`, rarest first (ties by the word)."""
         key = (side is self.old, i)
         found = self._words.get(key)
         if found is None:
@@ -99,14 +131,14 @@ class Rarity:
 
 def rare_pairs(src: Side, dst: Side, src_done: dict[int, int], dst_done: dict[int, int],
                rarity: Rarity, swap: bool = False) -> list[tuple[int, int]]:
-    """(src rule, dst rule) candidates, as (dst rule, src rule) when `swap`: each src rule not
-    in `src_done` with the RARE_CANDIDATES dst rules not in `dst_done` sharing most of its
-    RARE_WORDS rarest words (the rarest of its words that some dst rule not in `dst_done`
-    holds)."""
-    holders = dst.holders
+    """(src rule, dst rule) candidates, as (dst rule, src rule) when `swap`: each src rule to
+    place and not in `src_done` with the RARE_CANDIDATES dst rules to place and not in
+    `dst_done` sharing most of its RARE_WORDS rarest words (the rarest of its words that some
+    such dst rule holds)."""
+    holders = rarity.holders[dst is rarity.old]
     live: dict[str, list[int]] = {}  # word → its dst holders not done (rare words recur)
     pairs: list[tuple[int, int]] = []
-    for i in range(len(src.rules)):
+    for i in rarity.rules[src is rarity.old]:
         if i in src_done:
             continue
         found = []

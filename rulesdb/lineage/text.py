@@ -17,6 +17,10 @@ CITED = re.compile(r"(?P<pre>\b(?:[Rr]ules?|[Ss]ections?) )?(?<![\w.])"
                    r"(?P<num>\d{3}(?P<rule>\.\d+[a-z]?)?)"
                    r"(?:\s?[-–]\s?(?P<end>\d{3}(?:\.\d+[a-z]?)?(?![\w]|\.\d)|[a-z]\b|\d+\b))?"
                    r"(?![\w]|\.\d)")
+# CITED without the words before the number (they are looked for only before a number):
+# a pattern that starts with a digit is tried at far fewer places
+NUMBER = re.compile(CITED.pattern.split(")?", 1)[1])
+CITED_BY = re.compile(r"\b(?:[Rr]ules?|[Ss]ections?) \Z")  # "rule " just before a number
 DIGIT = re.compile(r"\d")
 WORD = re.compile(r"[a-z0-9§]+(?:['’][a-z]+)?")
 PLACEHOLDER = "§"
@@ -46,11 +50,19 @@ def _range_end(start: str, end: str) -> str:
     return end
 
 
-def _placeholder(match: re.Match[str]) -> str:
-    if match["pre"] or match["rule"]:
-        ends = f"{PLACEHOLDER}-{PLACEHOLDER}" if match["end"] else PLACEHOLDER
-        return (match["pre"] or "") + ends
-    return match.group()
+def _placeholders(text: str) -> str:
+    """`text` with each citation's number (or range) as a placeholder: CITED.sub, faster."""
+    parts = []
+    last = 0
+    for match in NUMBER.finditer(text):
+        start = match.start()
+        # the window holds "sections " and the character before it
+        if match["rule"] or CITED_BY.search(text[max(0, start - 12):start]):
+            parts.append(text[last:start])
+            parts.append(f"{PLACEHOLDER}-{PLACEHOLDER}" if match["end"] else PLACEHOLDER)
+            last = match.end()
+    parts.append(text[last:])
+    return "".join(parts)
 
 
 @lru_cache(maxsize=1 << 16)
@@ -58,7 +70,7 @@ def normalize(text: str) -> str:
     """Text folded for comparison: lower case, single spaces, citations as a placeholder."""
     text = fold_quotes(text)
     if DIGIT.search(text):  # a citation has three digits: most texts have none
-        text = CITED.sub(_placeholder, text)
+        text = _placeholders(text)
     return " ".join(text.lower().split())
 
 

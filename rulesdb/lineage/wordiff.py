@@ -6,11 +6,10 @@ follows them, so joining one side's pieces gives that side's text back exactly.
 
 from __future__ import annotations
 
-import difflib
 import html
 import re
 
-from .text import fold_quotes
+from .text import SequenceMatcher, fold_quotes
 
 TOKEN = re.compile(r"\S+\s*|\s+")
 
@@ -23,8 +22,9 @@ def words(text: str) -> list[str]:
 def opcodes(old: str, new: str) -> list[dict[str, str]]:
     """[{"op", "old", "new"}] covering both texts in order; equal runs carry both sides."""
     a, b = words(old), words(new)
-    matcher = difflib.SequenceMatcher(None, [fold_quotes(w.strip()) for w in a],
-                                      [fold_quotes(w.strip()) for w in b], autojunk=False)
+    # quotes fold one character for one: the folded text cuts into the same words
+    matcher = SequenceMatcher(None, [w.strip() for w in words(fold_quotes(old))],
+                              [w.strip() for w in words(fold_quotes(new))], autojunk=False)
     return [{"op": tag, "old": "".join(a[i1:i2]), "new": "".join(b[j1:j2])}
             for tag, i1, i2, j1, j2 in matcher.get_opcodes()]
 
