@@ -20,7 +20,7 @@ SHIPPED = read(OVERRIDES) or []
 
 
 def test_the_file_holds_reviewed_corrections_each_with_a_note():
-    assert len(SHIPPED) >= 20
+    assert len(SHIPPED) >= 18  # 25 found; 7 dropped once parser and alignment got them right
     assert all(o.note and len(o.note) > 20 for o in SHIPPED)
     assert len({o.key for o in SHIPPED}) == len(SHIPPED)
 
