@@ -216,6 +216,9 @@ def ensure_schema(db: sqlite_utils.Database, tables: list[str] | None = None) ->
         # the same term in every edition (a glossary page's "elsewhere"): a scan of 70,000
         # entries at full history without it
         db.execute("CREATE INDEX IF NOT EXISTS idx_glossary_lower_term ON glossary (lower(term))")
+        # the few entries that name several terms (`rulesdb glossary controller`)
+        db.execute("CREATE INDEX IF NOT EXISTS idx_glossary_aliases ON glossary (aliases) "
+                   "WHERE aliases != '[]'")
     if tables is None or "term_uses" in tables:
         # only the texts of examples: the rule_id index holds every row already
         db.execute("CREATE INDEX IF NOT EXISTS idx_term_uses_example_id "

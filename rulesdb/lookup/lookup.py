@@ -186,10 +186,18 @@ def _entries(conn: sqlite3.Connection, docs: list[str] | None,
         params.extend(docs)
     if names is not None:
         listed = sorted(names)
+        quoted = [f'%"{json.dumps(name)[1:-1]}"%' for name in listed]
+        aliased = " OR ".join(["lower(aliases) LIKE ?"] * len(listed))
+        # the candidates through two indexes (lower(term); the few entries with aliases),
+        # then the exact test: a scan of every edition's glossary took 60 ms
+        variants = [v for name in listed for v in (name, f'"{name}"', f'"{name}', f'{name}"')]
+        where.append(f"g.id IN (SELECT id FROM glossary WHERE lower(term) IN "
+                     f"({','.join('?' * len(variants))}) UNION SELECT id FROM glossary "
+                     f"WHERE aliases != '[]' AND ({aliased}))")
+        params.extend([*variants, *quoted])
         where.append("(trim(lower(g.term), '\"') IN (" + ",".join("?" * len(listed)) + ") OR "
-                     + " OR ".join(["lower(g.aliases) LIKE ?"] * len(listed)) + ")")
-        params.extend(listed)
-        params.extend(f'%"{json.dumps(name)[1:-1]}"%' for name in listed)
+                     + aliased.replace("aliases", "g.aliases") + ")")
+        params.extend([*listed, *quoted])
     if where:
         sql += " WHERE " + " AND ".join(where)
     rows = conn.execute(sql + " ORDER BY d.effective_date DESC, d.partial, g.position",
@@ -248,7 +256,7 @@ def glossary(conn: sqlite3.Connection, term: str, doc_id: str | None = None) -> 
     matches.sort(key=lambda m: (m["rank"], not forms.get(m["term"].lower().strip('"'))))
     for match in matches:
         del match["rank"]
-    suggestions = [] if matches else _suggest(wanted, _entries(conn, docs))
+    suggestions = [] if matches else _suggest(wanted, _spellings(conn, docs))
     return {"query": term, "matches": fold_editions(matches), "suggestions": suggestions}
 
 
@@ -282,8 +290,22 @@ def _match(entry: Row, how: str, rank: int) -> Row:
             "see": entry["see"], "matched": how, "id": entry["id"], "rank": rank}
 
 
-def _suggest(wanted: str, entries: list[Row]) -> list[str]:
-    spelled = {name: entry["term"] for entry in entries for name in entry["names"]}
+def _spellings(conn: sqlite3.Connection, docs: list[str] | None) -> dict[str, str]:
+    """Each name (lower case) of the glossaries of `docs` (default all) → the term it names
+    (as the last of them in `_entries`' order prints it); only the two columns it needs."""
+    where = f" WHERE g.document IN ({','.join('?' * len(docs))})" if docs is not None else ""
+    spelled: dict[str, str] = {}
+    for term, aliases in conn.execute(
+            "SELECT g.term, g.aliases FROM glossary g JOIN documents d ON d.id = g.document"
+            + where + " ORDER BY d.effective_date DESC, d.partial, g.position", docs or []):
+        spelled[term.lower().strip('"')] = term
+        if aliases and aliases != "[]":
+            for name in json.loads(aliases):
+                spelled[name.lower().strip('"')] = term
+    return spelled
+
+
+def _suggest(wanted: str, spelled: dict[str, str]) -> list[str]:
     close = difflib.get_close_matches(wanted, list(spelled), n=5, cutoff=0.7)
     inside = [name for name in spelled if wanted in name and name not in close]
     seen: list[str] = []
