@@ -12,6 +12,7 @@ from typing import Any
 
 import click
 
+from ..sources.limits import MAX_MB, megabytes
 from .common import InputError, db_option, echo_json, json_option, leave_quickly
 
 # Beyond this many files `add` shows a progress bar (on stderr, when it is a terminal).
@@ -35,10 +36,12 @@ id_option = click.option(
 @id_option
 @click.option("--keep-going", is_flag=True,
               help="Add the files that can be added, and list the others (exit code 2).")
+@click.option("--max-mb", type=click.FloatRange(min=0.001), default=MAX_MB, show_default=True,
+              help="Largest file read, in MB (a longer one is refused unread).")
 @dry_run_option
 @json_option
 def add(files: tuple[Path, ...], db_path: Path, replace: bool, doc_id: str | None,
-        keep_going: bool, dry_run: bool, as_json: bool) -> None:
+        keep_going: bool, max_mb: float, dry_run: bool, as_json: bool) -> None:
     """Add official Comprehensive Rules text files to the database.
 
     Each file becomes the edition cr-YYYY-MM-DD of the effective date printed in it. The
@@ -47,7 +50,8 @@ def add(files: tuple[Path, ...], db_path: Path, replace: bool, doc_id: str | Non
     error leaves the database as it was, unless --keep-going: then the files that do not
     parse or are refused are listed and left out, and the others are added. The database
     is created when missing. A folder stands for the .txt files directly in it, "-" for
-    standard input.
+    standard input. A file longer than --max-mb, or with one rule, example or glossary
+    entry longer than 64 KB, is refused.
 
     Example:
 
@@ -63,7 +67,8 @@ def add(files: tuple[Path, ...], db_path: Path, replace: bool, doc_id: str | Non
     paths = release_files(files)
     with _progress(len(paths), as_json) as step:
         report = add_files(db_path, paths, replace=replace, doc_id=doc_id, on_step=step,
-                           keep_going=keep_going, dry_run=dry_run)
+                           keep_going=keep_going, dry_run=dry_run,
+                           max_bytes=megabytes(max_mb))
     _show(report, db_path, as_json, dry_run=dry_run)
     if report.skipped:
         raise click.exceptions.Exit(2)

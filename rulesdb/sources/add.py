@@ -30,6 +30,7 @@ from ..errors import InputError
 from ..ingest.model import Document
 from ..layers import LAYERS
 from ..layers.run import Background, feed_parsed, run_layers, warm_up
+from .limits import MAX_MB, megabytes
 from .release import (
     STDIN,
     Source,
@@ -205,12 +206,13 @@ def _run_layers(db: sqlite_utils.Database, new_ids: list[str], report: AddReport
 
 
 def add_files(db_path: Path, paths: list[Path], keep_going: bool = False,
-              **options: Any) -> AddReport:
-    """`add_sources` over files on disk (with `keep_going`, an unreadable one is skipped)."""
+              max_bytes: int = megabytes(MAX_MB), **options: Any) -> AddReport:
+    """`add_sources` over files on disk, each read up to `max_bytes` (with `keep_going`, an
+    unreadable or longer one is skipped)."""
     sources, unread = [], []
     for path in paths:
         try:
-            sources.append(read_source(path))
+            sources.append(read_source(path, max_bytes))
         except InputError as exc:
             if not keep_going:
                 raise
