@@ -38,10 +38,14 @@ id_option = click.option(
               help="Add the files that can be added, and list the others (exit code 2).")
 @click.option("--max-mb", type=click.FloatRange(min=0.001), default=MAX_MB, show_default=True,
               help="Largest file read, in MB (a longer one is refused unread).")
+@click.option("--keep-path", is_flag=True,
+              help="Record each file's absolute path as where it came from (shown by the "
+                   "site), not only its name.")
 @dry_run_option
 @json_option
 def add(files: tuple[Path, ...], db_path: Path, replace: bool, doc_id: str | None,
-        keep_going: bool, max_mb: float, dry_run: bool, as_json: bool) -> None:
+        keep_going: bool, max_mb: float, keep_path: bool, dry_run: bool,
+        as_json: bool) -> None:
     """Add official Comprehensive Rules text files to the database.
 
     Each file becomes the edition cr-YYYY-MM-DD of the effective date printed in it. The
@@ -68,7 +72,7 @@ def add(files: tuple[Path, ...], db_path: Path, replace: bool, doc_id: str | Non
     with _progress(len(paths), as_json) as step:
         report = add_files(db_path, paths, replace=replace, doc_id=doc_id, on_step=step,
                            keep_going=keep_going, dry_run=dry_run,
-                           max_bytes=megabytes(max_mb))
+                           max_bytes=megabytes(max_mb), keep_path=keep_path)
     _show(report, db_path, as_json, dry_run=dry_run)
     if report.skipped:
         raise click.exceptions.Exit(2)

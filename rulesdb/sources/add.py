@@ -208,13 +208,15 @@ def _run_layers(db: sqlite_utils.Database, new_ids: list[str], report: AddReport
 
 
 def add_files(db_path: Path, paths: list[Path], keep_going: bool = False,
-              max_bytes: int = megabytes(MAX_MB), **options: Any) -> AddReport:
-    """`add_sources` over files on disk, each read up to `max_bytes` (with `keep_going`, an
-    unreadable or longer one is skipped)."""
+              max_bytes: int = megabytes(MAX_MB), keep_path: bool = False,
+              **options: Any) -> AddReport:
+    """`add_sources` over files on disk, each read up to `max_bytes` and known by its name
+    (by its absolute path with `keep_path`); with `keep_going`, an unreadable or longer one
+    is skipped."""
     sources, unread = [], []
     for path in paths:
         try:
-            sources.append(read_source(path, max_bytes))
+            sources.append(read_source(path, max_bytes, keep_path))
         except InputError as exc:
             if not keep_going:
                 raise

@@ -55,16 +55,18 @@ def file_date(name: str) -> str | None:
 STDIN = "(standard input)"  # the name of a release read from "-"
 
 
-def read_source(path: Path, max_bytes: int = megabytes(MAX_MB)) -> Source:
+def read_source(path: Path, max_bytes: int = megabytes(MAX_MB),
+                keep_path: bool = False) -> Source:
     """The bytes of a file given on the command line ("-" for standard input, as in
-    `curl … | rulesdb add -`); InputError when it cannot be read or is longer than
-    `max_bytes`."""
+    `curl … | rulesdb add -`), from its name (its absolute path with `keep_path`: the
+    database shows where it was read); InputError when it cannot be read or is longer
+    than `max_bytes`."""
     if str(path) == "-":
         return Source(STDIN, read_at_most(sys.stdin.buffer, STDIN, max_bytes), "standard input")
     try:
         with path.open("rb") as stream:
             return Source(path.name, read_at_most(stream, str(path), max_bytes),
-                          str(path.resolve()))
+                          str(path.resolve()) if keep_path else path.name)
     except OSError as exc:
         raise InputError(f"{path}: cannot read: {exc.strerror}") from None
 
