@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from serve_latency import ROOT, paths, percentiles, start_server
+from serve_latency import ROOT, paths, percentiles, send, start_server
 
 from rulesdb.sources.history import load_archives, read_archive
 from rulesdb.sources.release import file_date
@@ -40,32 +40,6 @@ def newest_release(folder: Path) -> Path:
     path = folder / newest.name
     path.write_bytes(newest.data)
     return path
-
-
-def hammer(base: str, urls: list[str], stop: threading.Event, times: list[float],
-           errors: list[str], lock: threading.Lock) -> None:
-    """Send `urls` in turn over one connection until `stop`."""
-    netloc = urlsplit(base).netloc
-    conn = http.client.HTTPConnection(netloc, timeout=60)
-    while not stop.is_set():
-        url = random.choice(urls)
-        started = time.perf_counter()
-        try:
-            conn.request("GET", url)
-            response = conn.getresponse()
-            response.read()
-            status = response.status
-        except (OSError, http.client.HTTPException) as exc:
-            conn.close()
-            conn = http.client.HTTPConnection(netloc, timeout=60)
-            with lock:
-                errors.append(f"{url}: {exc!r}")
-            continue
-        with lock:
-            times.append(time.perf_counter() - started)
-            if status != 200:
-                errors.append(f"{url}: HTTP {status}")
-    conn.close()
 
 
 def main() -> int:
@@ -85,7 +59,10 @@ def main() -> int:
         stop, lock = threading.Event(), threading.Lock()
         times: list[float] = []
         errors: list[str] = []
-        threads = [threading.Thread(target=hammer, args=(base, urls, stop, times, errors, lock))
+        def next_url() -> str | None:
+            return None if stop.is_set() else random.choice(urls)
+
+        threads = [threading.Thread(target=send, args=(base, next_url, times, errors, lock))
                    for _ in range(args.concurrency)]
         started = time.perf_counter()
         try:
