@@ -51,7 +51,7 @@ RUNAWAY = {
                     + " select group_concat(char(97 + i % 26) || '*', ' OR ') from n)",
 }
 ISSUE = ["printf", "randomblob"]
-HEAVIEST = ["straight", "cross join", "fts prefixes", "json_patch"]
+HEAVIEST = ["straight", "cross join", "fts prefixes", "json_patch", "rows"]
 
 
 def query_path(sql: str) -> str:

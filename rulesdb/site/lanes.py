@@ -1,14 +1,16 @@
 """Two lanes through a process serving the rules site: the rules pages, and Datasette's own
 pages (a visitor's SQL, tables, the JSON API), which run whatever they are asked up to the SQL
-time limit. Each lane has its SQL threads; those of Datasette's pages are fewer and, on Linux,
-run at a lower CPU priority, so that four visitors' queries each using a core to its time
-limit leave the rules pages a thread and most of the processor.
+time limit. Each lane has its SQL threads; Datasette's pages have one per process, which on
+Linux runs at a lower CPU priority, so that visitors' queries each using a core to its time
+limit leave the rules pages their threads and most of the processor (two such threads per
+process, each taking the interpreter's lock now and then, still made rule pages wait
+seconds at the 95th percentile when a megabyte printf() ran beside them).
 
 Their time limit is checked less often than Datasette does (every 1000 steps of SQLite, some
 12,000 times a second): each check is a call into Python, which takes the interpreter's lock
 from the thread rendering a page. Measured on two busy cores (benchmarks/runaway_queries.py),
 four such queries slowed a rule page to 170 ms at the median and 3-4 s at the 95th percentile
-with the threads at one priority and Datasette's checks; 60 and 100 ms with both changes.
+with the threads at one priority and Datasette's checks; 65 and 95 ms with both changes.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from typing import Any
 
-QUERY_THREADS = 2  # SQL threads of Datasette's own pages, per process
+QUERY_THREADS = 1  # SQL threads of Datasette's own pages, per process (more: see above)
 QUERY_NICENESS = 10  # added to their niceness (Linux: one thread's, not the process's)
 TIME_CHECK_STEPS = 50_000  # steps of SQLite between checks of the time limit (about 4 ms)
 
