@@ -207,3 +207,32 @@ def test_the_time_limit_counts_time_on_the_processor_not_waiting():
         conn.execute("with recursive n(i) as (select 1 union all select i + 1 from n) "
                      "select count(*) from n").fetchone()  # busy: stopped at 20 ms
     assert time.perf_counter() - started < 0.15
+
+
+def test_the_budgets_hold_for_visitors_not_for_the_rules_pages(bundled_db):
+    """The rules pages' own queries are bounded by design and skip the budgets' calls into
+    Python; a visitor's rows past 8 MB are refused with a page that says so."""
+    import httpx
+
+    site = Reloading(bundled_db)
+    rows = (f"with recursive n(i) as (select 1 union all select i + 1 from n where i < 100) "
+            f"select printf('%.*c', {M}, 'x') from n")
+
+    async def get(*paths: str) -> list[httpx.Response]:
+        transport = httpx.ASGITransport(app=site)
+        async with httpx.AsyncClient(transport=transport, base_url="http://site") as client:
+            return [await client.get(path) for path in paths]
+
+    from urllib.parse import urlencode
+
+    page, visitor = asyncio.run(get("/cr-2025-06-06-chapter7/702.19",
+                                    "/rules.json?" + urlencode({"sql": rows})))
+    assert page.status_code == 200
+    assert visitor.status_code == 400
+    assert visitor.json()["error"].startswith("the rows of this query pass 8 MB")
+    factory = asyncio.run(site.ds.get_database().execute_fn(lambda conn: conn.row_factory))
+    assert factory is sqlite3.Row  # Datasette's, on a connection of the pages' threads
+    plain = sqlite3.connect(":memory:")
+    bound(plain, budgets=False)
+    assert plain.row_factory is None
+    assert answer(plain, "select length(printf('%.*c', 1000000000, 'x'))") == TOO_BIG

@@ -30,6 +30,7 @@ from typing import Any
 
 QUERY_THREADS = 1  # SQL threads of Datasette's own pages, per process (more: see above)
 QUERY_NICENESS = 10  # added to their niceness (Linux: one thread's, not the process's)
+PAGE_THREADS = "rulesdb-pages"  # the names of the rules pages' SQL threads start so
 TIME_CHECK_STEPS = 50_000  # steps of SQLite between checks of the time limit (about 4 ms)
 WAIT_FACTOR = 10  # the time limit is of processor time, and this many times it on the clock
 
@@ -53,12 +54,17 @@ def _lower_priority() -> None:
                            os.getpriority(os.PRIO_PROCESS, 0) + QUERY_NICENESS)
 
 
+def page_thread() -> bool:
+    """Whether this thread is one of the rules pages' SQL threads."""
+    return threading.current_thread().name.startswith(PAGE_THREADS)
+
+
 class Lanes(Executor):
     """Datasette's SQL threads (its `executor`) as two pools: a submission made while
     answering one of Datasette's own pages (QUERY_LANE) goes to the query threads."""
 
     def __init__(self, page_threads: int) -> None:
-        self.pages = ThreadPoolExecutor(page_threads, thread_name_prefix="rulesdb-pages")
+        self.pages = ThreadPoolExecutor(page_threads, thread_name_prefix=PAGE_THREADS)
         self.queries = ThreadPoolExecutor(QUERY_THREADS, thread_name_prefix="rulesdb-queries",
                                           initializer=_lower_priority)
 

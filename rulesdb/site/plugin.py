@@ -29,7 +29,7 @@ from datasette.utils.asgi import NotFound, Response
 from jinja2 import ChoiceLoader, FileSystemLoader
 from markupsafe import Markup, escape
 
-from . import bounds, diffs, guard, pages
+from . import bounds, diffs, guard, lanes, pages
 from .render import highlight, slug
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
@@ -205,7 +205,7 @@ def prepare_jinja2_environment(env: Any, datasette: Any) -> None:
 def prepare_connection(conn: Any, datasette: Any) -> None:
     conn.create_function("rulesdb_slug", 1, slug, deterministic=True)
     if enabled(datasette):
-        bounds.bound(conn)
+        bounds.bound(conn, budgets=not lanes.page_thread())
 
 
 @hookimpl
