@@ -9,7 +9,9 @@ MAX_PROGRAM steps (one row evaluated straight through), LIKE and GLOB patterns o
 MAX_PATTERN characters, and the functions whose time grows with the product of their
 arguments' lengths (instr, replace, trim with a set of characters, json_patch) or with a
 number in their format (printf's widths: SQLite 3.40 counts to them even past its length
-limit) replaced by versions whose time grows with their arguments. A query's rows may hold
+limit) replaced by versions whose time grows with their arguments. (A full-text MATCH is
+prepared in one step whose time grows faster than its length: MAX_VALUE keeps it near a
+second.) A query's rows may hold
 at most MAX_RESULT bytes in all, and SQLite's memory in a process serving the site at most
 MAX_HEAP.
 """
@@ -23,7 +25,10 @@ import weakref
 from collections.abc import Callable
 from typing import Any
 
-MAX_VALUE = 1_000_000  # bytes; the longest value stored, a release's zlib source, is 0.3 MB
+# bytes of one string or blob: FTS5 prepares a MATCH of 256 KB (130,000 words) in 3.4 s, one
+# step; 128 KB takes 1.1 s. The longest values the site shows are 64 KB (sources/limits.py);
+# a release's source kept by `add` (zlib, 0.3 MB) is not shown
+MAX_VALUE = 128 * 1024
 MAX_RESULT = 8 * 1024 * 1024  # bytes of the rows one query returns
 MAX_PROGRAM = 2000  # steps; the site's own take at most 720 (a history: 6 more per edition)
 MAX_PATTERN = 200  # characters of a LIKE or GLOB pattern

@@ -31,7 +31,7 @@ from typing import Any
 QUERY_THREADS = 1  # SQL threads of Datasette's own pages, per process (more: see above)
 QUERY_NICENESS = 10  # added to their niceness (Linux: one thread's, not the process's)
 PAGE_THREADS = "rulesdb-pages"  # the names of the rules pages' SQL threads start so
-TIME_CHECK_STEPS = 50_000  # steps of SQLite between checks of the time limit (about 4 ms)
+TIME_CHECK_STEPS = 5_000  # steps of SQLite between checks of the time limit (about 0.4 ms)
 WAIT_FACTOR = 10  # the time limit is of processor time, and this many times it on the clock
 
 # whether the request being answered is one of Datasette's own pages (set by the server)
