@@ -33,6 +33,7 @@ import tempfile
 import threading
 import time
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import quote, urlsplit
 
@@ -148,37 +149,42 @@ def sequential(base: str, urls: list[str], rounds: int) -> tuple[dict[str, float
     return percentiles(times), errors
 
 
-def load(base: str, urls: list[str], total: int, concurrency: int) -> dict:
+def send(base: str, next_url: Callable[[], str | None], times: list[float],
+         errors: list[str], lock: threading.Lock) -> None:
+    """Request the URLs `next_url` gives over one connection until it gives None, adding the
+    time of each answer to `times` and what is not a 200 to `errors`."""
     netloc = urlsplit(base).netloc
+    conn = http.client.HTTPConnection(netloc, timeout=60)
+    while (url := next_url()) is not None:
+        try:
+            status, seconds = fetch(conn, url)
+        except (OSError, http.client.HTTPException) as exc:
+            conn.close()
+            conn = http.client.HTTPConnection(netloc, timeout=60)
+            with lock:
+                errors.append(f"{url}: {exc!r}")
+            continue
+        with lock:
+            times.append(seconds)
+            if status != 200:
+                errors.append(f"{url}: HTTP {status}")
+    conn.close()
+
+
+def load(base: str, urls: list[str], total: int, concurrency: int) -> dict:
     lock = threading.Lock()
     queue = iter(range(total))
     times: list[float] = []
     errors: list[str] = []
 
-    def worker() -> None:
-        conn = http.client.HTTPConnection(netloc, timeout=60)
-        while True:
-            with lock:
-                index = next(queue, None)
-            if index is None:
-                break
-            url = urls[index % len(urls)]
-            try:
-                status, seconds = fetch(conn, url)
-            except (OSError, http.client.HTTPException) as exc:
-                conn.close()
-                conn = http.client.HTTPConnection(netloc, timeout=60)
-                with lock:
-                    errors.append(f"{url}: {exc!r}")
-                continue
-            with lock:
-                times.append(seconds)
-                if status != 200:
-                    errors.append(f"{url}: HTTP {status}")
-        conn.close()
+    def next_url() -> str | None:
+        with lock:
+            index = next(queue, None)
+        return None if index is None else urls[index % len(urls)]
 
     started = time.perf_counter()
-    threads = [threading.Thread(target=worker) for _ in range(concurrency)]
+    threads = [threading.Thread(target=send, args=(base, next_url, times, errors, lock))
+               for _ in range(concurrency)]
     for thread in threads:
         thread.start()
     for thread in threads:

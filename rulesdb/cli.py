@@ -7,13 +7,15 @@ dependencies (spaCy, Datasette, sqlite-utils) are imported inside the commands t
 from __future__ import annotations
 
 import os
+import sqlite3
 import sys
 from typing import Any
 
 import click
 
 from .commands import align, core, engine, lineage, lookup, site, sources
-from .commands.common import quick_exit_wanted
+from .commands.common import DB_PATH, quick_exit_wanted, unreadable
+from .errors import InputError, database_problem
 
 
 class Rulesdb(click.Group):
@@ -21,6 +23,17 @@ class Rulesdb(click.Group):
     a command that asked to `leave_quickly` (rulesdb.commands.common) ends the process once its
     output is flushed, with the exit code it would have had, skipping the interpreter's
     teardown."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        """Run the command; a database found damaged or unreadable while it runs (SQLite
+        says so) is one line naming the file, exit code 2, not a traceback."""
+        try:
+            return super().invoke(ctx)
+        except sqlite3.DatabaseError as exc:
+            problem = database_problem(exc)
+            if problem is None:
+                raise
+            raise InputError(unreadable(ctx.meta.get(DB_PATH), problem)) from None
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         try:

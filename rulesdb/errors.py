@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sqlite3
+
 import click
 
 
@@ -17,3 +19,23 @@ def position(text: str, offset: int) -> str:
     line = text.count("\n", 0, offset) + 1
     column = offset - (text.rfind("\n", 0, offset) + 1) + 1
     return f"line {line}, column {column}"
+
+
+# SQLite's primary result codes that mean the file or the disk is at fault, not the program
+_FILE_PROBLEMS = {
+    11: "the database is damaged",  # SQLITE_CORRUPT
+    26: "not a database",  # SQLITE_NOTADB
+    13: "the disk is full",  # SQLITE_FULL
+    10: "an input/output error",  # SQLITE_IOERR
+    14: "cannot open it",  # SQLITE_CANTOPEN
+    8: "cannot write it",  # SQLITE_READONLY
+    3: "not allowed",  # SQLITE_PERM
+}
+
+
+def database_problem(exc: sqlite3.Error) -> str | None:
+    """What a SQLite error says of the database file ("the database is damaged (database
+    disk image is malformed)"), or None when it is not about the file or the disk (a bug)."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    problem = _FILE_PROBLEMS.get(code & 0xFF) if isinstance(code, int) else None
+    return f"{problem} ({exc})" if problem else None

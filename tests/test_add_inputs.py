@@ -139,3 +139,21 @@ def test_a_copy_cut_off_in_its_glossary_is_a_partial_edition_until_the_whole_one
     assert "replaced the partial edition" in result.output
     row = sqlite_utils.Database(db_path)["documents"].get("cr-2025-06-06")
     assert (row["glossary_count"], json.loads(row["covers"])) == (4, ["100-101", "702-702"])
+
+
+def test_a_file_is_known_by_its_name_unless_its_path_is_asked_for(tmp_path):
+    folder = tmp_path / "somewhere" / "private"
+    folder.mkdir(parents=True)
+    (folder / "a.txt").write_bytes(release().encode())
+    (folder / "b.txt").write_bytes(release(date="October 1, 2024").encode())
+    db_path = tmp_path / "rules.db"
+    for name, extra in (("a.txt", []), ("b.txt", ["--keep-path"])):
+        result = CliRunner().invoke(cli, ["add", str(folder / name), "--db", str(db_path),
+                                          *extra])
+        assert result.exit_code == 0, result.output
+    db = sqlite_utils.Database(db_path)
+    assert [(r["document"], r["name"], r["origin"]) for r in
+            db["document_sources"].rows_where(order_by="document")] == [
+        ("cr-2024-10-01", "b.txt", str((folder / "b.txt").resolve())),
+        ("cr-2025-06-06", "a.txt", "a.txt")]
+    assert db["documents"].get("cr-2025-06-06")["source"].endswith("; added from a.txt")

@@ -26,9 +26,19 @@ def default_sources() -> Path:
     return Path(__file__).resolve().parents[2] / "data" / "sources"
 
 
+DB_PATH = "rulesdb.db_path"  # where the --db of the command run is kept (Context.meta)
+
+
+def remember_db(ctx: click.Context, param: click.Parameter, value: Path) -> Path:
+    """Keep the --db of the command run where its group can name it in an error."""
+    ctx.meta[DB_PATH] = value
+    return value
+
+
 db_option = click.option(
     "--db", "db_path", type=click.Path(dir_okay=False, path_type=Path), default=DEFAULT_DB,
     envvar="RULESDB_DB", show_default=True, help="Database file (or set RULESDB_DB).",
+    callback=remember_db,
 )
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 overrides_option = click.option(
@@ -76,12 +86,24 @@ def echo_json(data: Any) -> None:
     click.echo(json.dumps(data, indent=2, ensure_ascii=False))
 
 
-def open_db(db_path: Path) -> sqlite3.Connection:
-    """A read-only connection, or an InputError telling how to build the database."""
+def open_db(db_path: Path, thorough: bool = False) -> sqlite3.Connection:
+    """A read-only connection, or an InputError telling how to build the database or why
+    it cannot be read (`thorough`: having read every page of it)."""
     try:
-        return query.connect(db_path)
+        conn = query.connect(db_path)
     except FileNotFoundError:
         raise InputError(f"{db_path}: no database here; run `rulesdb build` first") from None
+    problem = query.trouble(conn, thorough)
+    if problem is not None:
+        conn.close()
+        raise InputError(unreadable(db_path, problem))
+    return conn
+
+
+def unreadable(db_path: Path | None, problem: str) -> str:
+    """The one line saying that the database at `db_path` cannot be read, and why."""
+    return f"{db_path}: {problem}; build it again with `rulesdb build`"
+
 
 
 def wrap(text: str, indent: str = "") -> str:

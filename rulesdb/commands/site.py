@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from .common import db_option, default_sources, echo_json, json_option
+from .common import db_option, default_sources, echo_json, json_option, open_db
 
 
 @click.command()
@@ -24,7 +24,9 @@ def serve(db_path: Path, host: str, port: int, sources: Path | None, workers: in
           as_json: bool) -> None:
     """Serve the rules site with Datasette, building the database first when it is missing.
 
-    Read-only: the database is opened immutable and every query has a time limit. When
+    Read-only: the database is opened immutable and every query has a time limit. A
+    database that cannot be read is refused at start (and, damaged while served, each page
+    says so). When
     `rulesdb add` or `fetch` replaces the database, the next request serves the new one.
     With --json, prints one line {"url", "db", "built"} before serving.
 
@@ -35,6 +37,7 @@ def serve(db_path: Path, host: str, port: int, sources: Path | None, workers: in
     from ..site.serve import default_workers, ensure_database, run
 
     built = ensure_database(db_path, sources or default_sources())
+    open_db(db_path, thorough=True).close()  # a damaged file is refused before serving
     url = f"http://{host}:{port}/"
     if as_json:
         echo_json({"url": url, "db": str(db_path), "built": built})

@@ -12,6 +12,7 @@ from typing import Any
 
 import click
 
+from ..sources.limits import MAX_MB, megabytes
 from .common import (
     InputError,
     db_option,
@@ -44,11 +45,17 @@ id_option = click.option(
 @id_option
 @click.option("--keep-going", is_flag=True,
               help="Add the files that can be added, and list the others (exit code 2).")
+@click.option("--max-mb", type=click.FloatRange(min=0.001), default=MAX_MB, show_default=True,
+              help="Largest file read, in MB (a longer one is refused unread).")
+@click.option("--keep-path", is_flag=True,
+              help="Record each file's absolute path as where it came from (shown by the "
+                   "site), not only its name.")
 @dry_run_option
 @overrides_option
 @json_option
 def add(files: tuple[Path, ...], db_path: Path, replace: bool, doc_id: str | None,
-        keep_going: bool, dry_run: bool, overrides_path: Path | None, as_json: bool) -> None:
+        keep_going: bool, max_mb: float, keep_path: bool, dry_run: bool,
+        overrides_path: Path | None, as_json: bool) -> None:
     """Add official Comprehensive Rules text files to the database.
 
     Each file becomes the edition cr-YYYY-MM-DD of the effective date printed in it. The
@@ -59,7 +66,9 @@ def add(files: tuple[Path, ...], db_path: Path, replace: bool, doc_id: str | Non
     is created when missing. A folder stands for the .txt files directly in it, "-" for
     standard input. A copy with its line breaks lost (pasted from a web page, whitespace
     collapsed) is recognized and read as the release. The alignments set by hand in the
-    overrides file (`rulesdb align`) are applied, as `build` applies them.
+    overrides file (`rulesdb align`) are applied, as `build` applies them. A file longer
+    than --max-mb, or with one rule, example or glossary entry longer than 64 KB, is
+    refused.
 
     Example:
 
@@ -76,6 +85,7 @@ def add(files: tuple[Path, ...], db_path: Path, replace: bool, doc_id: str | Non
     with _progress(len(paths), as_json) as step:
         report = add_files(db_path, paths, replace=replace, doc_id=doc_id, on_step=step,
                            keep_going=keep_going, dry_run=dry_run,
+                           max_bytes=megabytes(max_mb), keep_path=keep_path,
                            overrides=overrides_file(overrides_path))
     _show(report, db_path, as_json, dry_run=dry_run)
     if report.skipped:

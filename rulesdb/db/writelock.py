@@ -6,8 +6,10 @@ and the one to finish last would drop what the other added. So each holds the da
 write lock (an exclusive `flock` on ".NAME.lock" beside it) from its first read to its last
 write: a second writer waits for the first, saying so, and gives up after `WAIT` seconds
 with a one-line error. The lock file is removed when released (a writer that opened it
-before then sees it is no longer the file at that path, and takes the new one). Readers,
-as the site, take no lock. Where `fcntl` is missing (Windows), nothing is locked.
+before then sees it is no longer the file at that path, and takes the new one). Holding the
+lock, a writer refuses a read-only database and removes the working copies killed writers
+left (rulesdb.db.replacing). Readers, as the site, take no lock. Where `fcntl` is missing
+(Windows), nothing is locked.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from ..errors import InputError
+from .replacing import check_writable, remove_leftovers, write_failures
 
 try:
     import fcntl
@@ -46,9 +49,16 @@ def writing(db_path: Path, wait: float | None = None,
     """Hold the write lock of the database at `db_path` (see the module docstring);
     InputError when another writer holds it longer than `wait` seconds (default WAIT)."""
     if fcntl is None:
+        check_writable(db_path)
         yield
         return
-    db_path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        db_path.parent.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise InputError(f"{db_path}: {db_path.parent} is not a folder") from None
+    except OSError as exc:
+        raise InputError(f"{db_path}: cannot make its folder {db_path.parent} "
+                         f"({exc.strerror})") from None
     path = lock_path(db_path)
     deadline = time.monotonic() + (WAIT if wait is None else wait)
     told = False
@@ -74,7 +84,10 @@ def writing(db_path: Path, wait: float | None = None,
             break
         os.close(fd)  # the holder removed that file when it was done: take the new one
     try:
-        os.write(fd, f"{os.getpid()}\n".encode())
+        check_writable(db_path)
+        remove_leftovers(db_path)
+        with write_failures(db_path):
+            os.write(fd, f"{os.getpid()}\n".encode())
         yield
     finally:
         with contextlib.suppress(FileNotFoundError):

@@ -8,6 +8,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+from ..errors import database_problem
 from ..numbers import natural_key, normalize_number
 
 Row = dict[str, Any]
@@ -20,6 +21,26 @@ def connect(db_path: Path) -> sqlite3.Connection:
     conn = sqlite3.connect(f"file:{Path(db_path).resolve()}?mode=ro", uri=True)
     conn.row_factory = sqlite3.Row
     return conn
+
+
+def trouble(conn: sqlite3.Connection, thorough: bool = False) -> str | None:
+    """What keeps the database of `conn` from being read as a rulesdb database ("not a
+    database (file is not a database)"), or None. `thorough` reads every page (PRAGMA
+    quick_check: about 1 s for the full history) rather than the first few."""
+    try:
+        conn.execute("SELECT id FROM documents LIMIT 1").fetchall()
+        if thorough:
+            found = conn.execute("PRAGMA quick_check(1)").fetchone()[0]
+            if found != "ok":
+                return f"the database is damaged ({found.splitlines()[-1].strip()})"
+    except sqlite3.DatabaseError as exc:
+        problem = database_problem(exc)
+        if problem is not None:
+            return problem
+        if str(exc).startswith("no such table"):
+            return "not a rulesdb database (it has no documents table)"
+        raise
+    return None
 
 
 def documents(conn: sqlite3.Connection) -> list[Row]:

@@ -35,7 +35,7 @@ from markupsafe import Markup, escape
 from ..lineage.renumbered import as_csv
 from ..lookup import lookup, query
 from ..lookup.lookup import HIT_END, HIT_START, also_in
-from . import diffs, feeds, pages, releases
+from . import bounds, diffs, feeds, guard, lanes, pages, releases
 from .render import glossary_url, highlight, rule_url, slug
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
@@ -199,6 +199,7 @@ def register_routes(datasette: Any) -> list[tuple[str, Any]]:
         (r"^/$", home),
         (r"^/robots\.txt$", robots),
         (r"^/changes\.atom$", feeds.changes),
+        (r"^/-/databases(?:\.json)?$", guard.databases),
         (r"^/search$", search),
         (r"^/diff$", diff_index),
         (rf"^/diff/(?P<old>{DOC_ID})/(?P<new>{DOC_ID})$", diff),
@@ -220,7 +221,8 @@ UNCOUNTED = re.compile(r"^/rules/term_mentions(?:\.\w+)?$")
 
 @hookimpl
 def asgi_wrapper(datasette: Any) -> Any:
-    """Add `_nocount=1` to the table pages of the UNCOUNTED views."""
+    """Add `_nocount=1` to the table pages of the UNCOUNTED views; answer GET and HEAD only,
+    with security headers (rulesdb.site.guard)."""
     def wrap(app: Any) -> Any:
         async def uncounted(scope: dict, receive: Any, send: Any) -> None:
             query = scope.get("query_string", b"")
@@ -229,7 +231,7 @@ def asgi_wrapper(datasette: Any) -> Any:
                 scope = {**scope, "query_string": query + (b"&" if query else b"")
                          + b"_nocount=1"}
             await app(scope, receive, send)
-        return uncounted
+        return guard.guarded(uncounted) if enabled(datasette) else uncounted
     return wrap
 
 
@@ -240,8 +242,16 @@ def prepare_jinja2_environment(env: Any, datasette: Any) -> None:
 
 
 @hookimpl
-def prepare_connection(conn: Any) -> None:
+def prepare_connection(conn: Any, datasette: Any) -> None:
     conn.create_function("rulesdb_slug", 1, slug, deterministic=True)
+    if enabled(datasette):
+        bounds.bound(conn, budgets=not lanes.page_thread())
+
+
+@hookimpl
+def handle_exception(datasette: Any, request: Any, exception: BaseException) -> Any:
+    """A damaged database, or a query past the site's bounds: a page that says so."""
+    return guard.failure_page(datasette, request, exception) if enabled(datasette) else None
 
 
 @hookimpl

@@ -14,12 +14,18 @@ import asyncio
 import os
 import signal
 import socket
+import sqlite3
 import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import yaml
+from datasette.utils.asgi import Request
+
+from .bounds import bound_heap
+from .guard import failure_page, guarded
+from .lanes import QUERY_LANE, QUERY_THREADS, Lanes, check_time_less_often, datasette_page
 
 METADATA = Path(__file__).resolve().parent / "metadata.yml"
 DATABASE_NAME = "rules"
@@ -61,6 +67,10 @@ def make_datasette(db_path: Path, settings: dict[str, Any] | None = None) -> Any
         settings={**SETTINGS, **(settings or {})},
         cors=False,
     )
+    if ds.executor is not None:  # no thread of it started yet
+        ds.executor.shutdown()
+        ds.executor = Lanes(ds.setting("num_sql_threads"))
+    check_time_less_often()
     # Always /rules, whatever the file is called: the metadata and every shared URL say so.
     stem = Path(db_path).stem
     if stem != DATABASE_NAME:
@@ -114,6 +124,8 @@ class Reloading:
         # every request let in, a table page's queries queued behind those of fifty others
         # and took 10-20 s under load while it takes 30 ms alone
         self.turns = asyncio.Semaphore(SETTINGS["num_sql_threads"])
+        # Datasette's own pages (a visitor's SQL) take their own lane (rulesdb.site.lanes)
+        self.query_turns = asyncio.Semaphore(QUERY_THREADS)
 
     async def load(self) -> None:
         """Serve the file now at the path (its Datasette started)."""
@@ -134,8 +146,36 @@ class Reloading:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        async with self.turns:
-            await self.app(scope, receive, send)
+        if not datasette_page(scope.get("path", ""), DATABASE_NAME):
+            async with self.turns:
+                await self._answer(scope, receive, send)
+            return
+        lane = QUERY_LANE.set(True)
+        try:
+            async with self.query_turns:
+                await self._answer(scope, receive, send)
+        finally:
+            QUERY_LANE.reset(lane)
+
+    async def _answer(self, scope: dict, receive: Callable, send: Callable) -> None:
+        """The response of the Datasette serving the file, or the page saying that the file
+        cannot be read when Datasette meets it before any of its pages does (counting the
+        rows of the new file at its first request)."""
+        started = False
+
+        async def sending(message: dict) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, sending)
+        except sqlite3.DatabaseError as exc:
+            page = None if started else failure_page(self.ds, Request(scope, receive), exc)
+            if page is None:
+                raise
+            response = await page()
+            await guarded(lambda s, r, answer: response.asgi_send(answer))(scope, receive, send)
 
     def _replaced(self) -> bool:
         stamp = _stamp(self.path)
@@ -165,6 +205,7 @@ def run(db_path: Path, host: str, port: int, workers: int = 1) -> None:
     processes (pages are rendered in Python: one process uses one core)."""
     import uvicorn
 
+    bound_heap()  # forked workers keep it
     site = Reloading(db_path, on_reload=_told)
     asyncio.run(site.load())  # errors in the metadata or plugin surface before serving
     if workers <= 1:

@@ -10,7 +10,6 @@ full-text search; the source bytes are kept (zlib) so `rulesdb build` can add th
 
 from __future__ import annotations
 
-import os
 import shutil
 import tempfile
 import time
@@ -24,6 +23,7 @@ import sqlite_utils
 
 from ..db.batch import collector_paused, open_working_copy
 from ..db.fts import index_fts
+from ..db.replacing import put_in_place, working_path, write_failures
 from ..db.schema import OutdatedSchema, ensure_schema
 from ..db.store import StoredCounts, mark_superseded
 from ..db.writelock import writing
@@ -31,6 +31,7 @@ from ..errors import InputError
 from ..ingest.model import Document
 from ..layers import LAYERS, lineage
 from ..layers.run import Background, feed_parsed, run_layers, warm_up
+from .limits import MAX_MB, megabytes
 from .overrides import store_file
 from .release import (
     STDIN,
@@ -109,15 +110,17 @@ def add_sources(db_path: Path, sources: list[Source], *, replace: bool = False,
     if doc_id is not None and len(sources) != 1:
         raise InputError("--id names one edition: give exactly one file with it")
     if dry_run:
-        with tempfile.TemporaryDirectory(prefix="rulesdb-dry-run-") as folder:
+        with tempfile.TemporaryDirectory(prefix="rulesdb-dry-run-") as folder, \
+                write_failures(db_path):
             return _add(db_path, sources, options, on_added, step, started, {},
                         Path(folder) / db_path.name)
     with collector_paused():
         workers = warm_up()  # the layers' worker imports spaCy while the sources are parsed
         try:
-            with writing(db_path):  # another add would drop this one's editions
+            # another add would drop this one's editions
+            with writing(db_path), write_failures(db_path):
                 return _add(db_path, sources, options, on_added, step, started, workers,
-                            db_path.with_name(f".{db_path.name}.adding-{os.getpid()}"))
+                            working_path(db_path, "adding"))
         finally:
             for worker in workers.values():
                 worker.cancel()
@@ -165,7 +168,7 @@ def _add(db_path: Path, sources: list[Source], options: AddOptions,
         finally:
             db.close()
         if new_ids and not options.dry_run:
-            os.replace(temp_path, db_path)
+            put_in_place(temp_path, db_path)
     finally:
         temp_path.unlink(missing_ok=True)
     report.seconds = time.perf_counter() - started
@@ -214,12 +217,15 @@ def _run_layers(db: sqlite_utils.Database, new_ids: list[str], report: AddReport
 
 
 def add_files(db_path: Path, paths: list[Path], keep_going: bool = False,
+              max_bytes: int = megabytes(MAX_MB), keep_path: bool = False,
               **options: Any) -> AddReport:
-    """`add_sources` over files on disk (with `keep_going`, an unreadable one is skipped)."""
+    """`add_sources` over files on disk, each read up to `max_bytes` and known by its name
+    (by its absolute path with `keep_path`); with `keep_going`, an unreadable or longer one
+    is skipped."""
     sources, unread = [], []
     for path in paths:
         try:
-            sources.append(read_source(path))
+            sources.append(read_source(path, max_bytes, keep_path))
         except InputError as exc:
             if not keep_going:
                 raise

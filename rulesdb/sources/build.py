@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import importlib
-import os
 import sqlite3
 import time
 from collections.abc import Callable
@@ -12,6 +11,7 @@ from pathlib import Path
 
 from ..db.batch import collector_paused, open_working_copy
 from ..db.fts import ensure_fts
+from ..db.replacing import put_in_place, working_path, write_failures
 from ..db.schema import ensure_schema
 from ..db.store import CatalogEntry, StoredCounts, mark_superseded, save_document
 from ..db.writelock import writing
@@ -89,7 +89,8 @@ def build(
     with collector_paused():
         workers = warm_up()  # the terms layer's worker imports spaCy while sources are parsed
         try:
-            with writing(db_path):  # it keeps what was added: no add may run meanwhile
+            # it keeps what was added: no add may run meanwhile
+            with writing(db_path), write_failures(db_path):
                 return _build(db_path, sources_dir, catalog_path, on_document, workers,
                               seeds_only, on_step or (lambda label, total: None), overrides)
         finally:
@@ -128,7 +129,7 @@ def _build(db_path: Path, sources_dir: Path, catalog_path: Path | None,
                 + [doc for _, _, doc, _ in kept], db_path)
     engines = scanned_engines(db_path)
     db_path.parent.mkdir(parents=True, exist_ok=True)
-    temp_path = db_path.with_name(f".{db_path.name}.building-{os.getpid()}")
+    temp_path = working_path(db_path, "building")
     temp_path.unlink(missing_ok=True)
     try:
         db = open_working_copy(temp_path, db_path)
@@ -179,7 +180,7 @@ def _build(db_path: Path, sources_dir: Path, catalog_path: Path | None,
         # takes 240 MB instead of 250 (1 s)
         db.execute("VACUUM")
         db.close()
-        os.replace(temp_path, db_path)
+        put_in_place(temp_path, db_path)
     finally:
         temp_path.unlink(missing_ok=True)
     report.seconds = time.perf_counter() - started

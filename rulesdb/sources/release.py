@@ -22,6 +22,7 @@ from ..errors import InputError, position
 from ..ingest import cr_any
 from ..ingest.decode import decode
 from ..ingest.model import GLOSSARY_CUT_OFF, Document, ParseError
+from .limits import MAX_MB, check_item_sizes, megabytes, read_at_most
 
 LICENSE = ("© Wizards of the Coast LLC; reproduced for reference under the Wizards of the Coast "
            "Fan Content Policy")
@@ -54,13 +55,18 @@ def file_date(name: str) -> str | None:
 STDIN = "(standard input)"  # the name of a release read from "-"
 
 
-def read_source(path: Path) -> Source:
+def read_source(path: Path, max_bytes: int = megabytes(MAX_MB),
+                keep_path: bool = False) -> Source:
     """The bytes of a file given on the command line ("-" for standard input, as in
-    `curl … | rulesdb add -`); InputError when it cannot be read."""
+    `curl … | rulesdb add -`), from its name (its absolute path with `keep_path`: the
+    database shows where it was read); InputError when it cannot be read or is longer
+    than `max_bytes`."""
     if str(path) == "-":
-        return Source(STDIN, sys.stdin.buffer.read(), "standard input")
+        return Source(STDIN, read_at_most(sys.stdin.buffer, STDIN, max_bytes), "standard input")
     try:
-        return Source(path.name, path.read_bytes(), str(path.resolve()))
+        with path.open("rb") as stream:
+            return Source(path.name, read_at_most(stream, str(path), max_bytes),
+                          str(path.resolve()) if keep_path else path.name)
     except OSError as exc:
         raise InputError(f"{path}: cannot read: {exc.strerror}") from None
 
@@ -76,6 +82,7 @@ def parse_release(source: Source) -> Document:
         doc = cr_any.parse_text(text)
     except ParseError as exc:
         raise InputError(f"{source.name}: {position(text, exc.offset)}: {exc.message}") from None
+    check_item_sizes(doc, source.name)
     return replace(doc, warnings=(*notes, *doc.warnings)) if notes else doc
 
 

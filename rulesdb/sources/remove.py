@@ -12,7 +12,6 @@ under the database's write lock.
 
 from __future__ import annotations
 
-import os
 import shutil
 import sqlite3
 import time
@@ -20,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..db.batch import collector_paused, open_working_copy
+from ..db.replacing import put_in_place, working_path, write_failures
 from ..db.store import delete_document, mark_superseded
 from ..db.writelock import writing
 from ..errors import InputError
@@ -51,7 +51,7 @@ def remove_documents(db_path: Path, doc_ids: list[str]) -> RemoveReport:
     started = time.perf_counter()
     if not db_path.is_file():
         raise InputError(f"{db_path}: no such database")
-    with collector_paused(), writing(db_path):
+    with collector_paused(), writing(db_path), write_failures(db_path):
         report = _remove(db_path, list(dict.fromkeys(doc_ids)))
     report.seconds = time.perf_counter() - started
     return report
@@ -60,7 +60,7 @@ def remove_documents(db_path: Path, doc_ids: list[str]) -> RemoveReport:
 def _remove(db_path: Path, doc_ids: list[str]) -> RemoveReport:
     _check(db_path, doc_ids)
     engines = [engine for engine in scanned_engines(db_path) if engine["edition"] in doc_ids]
-    temp_path = db_path.with_name(f".{db_path.name}.removing-{os.getpid()}")
+    temp_path = working_path(db_path, "removing")
     try:
         shutil.copyfile(db_path, temp_path)
         db = open_working_copy(temp_path, db_path)
@@ -75,7 +75,7 @@ def _remove(db_path: Path, doc_ids: list[str]) -> RemoveReport:
             db.conn.commit()
         finally:
             db.close()
-        os.replace(temp_path, db_path)
+        put_in_place(temp_path, db_path)
     finally:
         temp_path.unlink(missing_ok=True)
     return RemoveReport(doc_ids, times.summaries, notes)
