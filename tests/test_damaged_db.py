@@ -118,3 +118,19 @@ def test_serve_takes_a_sound_database(bundled_db, tmp_path, monkeypatch):
     result = CliRunner().invoke(cli, ["serve", "--db", str(db)])
     assert result.exit_code == 0, result.output
     assert served == [db]
+
+
+@pytest.mark.parametrize("kind", ["not a database", "pages overwritten"])
+def test_build_over_a_damaged_database_keeps_it_aside_and_says_so(broken, kind, tmp_path):
+    """What was added to an unreadable database cannot be carried over: the build (which the
+    lookups advise) makes a new one from the catalogue, and the old file is kept, not lost."""
+    db = tmp_path / "rules.db"
+    shutil.copyfile(broken[kind], db)
+    damaged_bytes = db.read_bytes()
+    result = CliRunner().invoke(cli, ["build", "--seeds-only", "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "rules.db.unreadable").read_bytes() == damaged_bytes
+    assert f"{db}: cannot read the editions added to it (" in result.output
+    assert "it is kept as rules.db.unreadable" in result.output
+    conn = sqlite3.connect(db)
+    assert conn.execute("SELECT count(*) FROM documents").fetchone() == (5,)

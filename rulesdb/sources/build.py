@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import os
 import sqlite3
 import time
 from collections.abc import Callable
@@ -25,7 +26,14 @@ from .catalog import load_catalog, read_verified
 from .history import load_archives, read_archive
 from .overrides import previous_overrides, read_overrides
 from .overrides import store as store_overrides
-from .release import Source, edition_id, parse_release, previous_sources, store_release
+from .release import (
+    Source,
+    UnreadableDatabase,
+    edition_id,
+    parse_release,
+    previous_sources,
+    store_release,
+)
 
 PARSERS = ("cr_text", "cr_flat", "cr_any", "rulings", "rulebook_print", "rulebook_web")
 
@@ -107,7 +115,12 @@ def _build(db_path: Path, sources_dir: Path, catalog_path: Path | None,
     entries = load_catalog(catalog)
     sources = [] if seeds_only else [source for archive in load_archives(catalog)
                                      for source in read_archive(archive, catalog.parent)]
-    kept, report = _previously_added(db_path), BuildReport()
+    report = BuildReport()
+    try:
+        kept = _previously_added(db_path)
+        unreadable = None
+    except UnreadableDatabase as exc:  # rebuilt from the catalogue; the old file kept aside
+        kept, unreadable = [], exc
     hand_set = read_overrides(overrides) if overrides else None
     if hand_set is None:  # no file: the old database's are kept
         hand_set, overrides = previous_overrides(db_path), None
@@ -180,11 +193,22 @@ def _build(db_path: Path, sources_dir: Path, catalog_path: Path | None,
         # takes 240 MB instead of 250 (1 s)
         db.execute("VACUUM")
         db.close()
+        if unreadable is not None:
+            report.notes.append(set_aside(db_path, unreadable))
         put_in_place(temp_path, db_path)
     finally:
         temp_path.unlink(missing_ok=True)
     report.seconds = time.perf_counter() - started
     return report
+
+
+def set_aside(db_path: Path, unreadable: UnreadableDatabase) -> str:
+    """Move the unreadable database being rebuilt beside it (NAME.unreadable), so that what
+    was added to it is not lost with it; what to tell the user."""
+    aside = db_path.with_name(db_path.name + ".unreadable")
+    os.replace(db_path, aside)
+    return (f"{unreadable.message}: it is kept as {aside.name}, and the new database holds "
+            "the catalogue's documents only (add the editions you had added again)")
 
 
 def retrace(conn: sqlite3.Connection, engines: list[dict]) -> list[str]:

@@ -224,7 +224,22 @@ def previous_sources(db_path: Path) -> list[tuple[str, Source]]:
             ).fetchall()
         finally:
             conn.close()
-    except sqlite3.DatabaseError:  # no such table, or not a database: nothing was added
-        return []
-    return [(doc_id, Source(name, zlib.decompress(data), origin))
-            for doc_id, name, origin, data in rows]
+    except sqlite3.OperationalError as exc:
+        if "no such table" in str(exc):  # a database nothing was ever added to
+            return []
+        raise _unreadable(db_path, exc) from None
+    except sqlite3.DatabaseError as exc:  # damaged: what was added to it cannot be kept
+        raise _unreadable(db_path, exc) from None
+    try:
+        return [(doc_id, Source(name, zlib.decompress(data), origin))
+                for doc_id, name, origin, data in rows]
+    except zlib.error as exc:
+        raise _unreadable(db_path, exc) from None
+
+
+class UnreadableDatabase(InputError):
+    """The database being rebuilt cannot be read: what was added to it cannot be kept."""
+
+
+def _unreadable(db_path: Path, exc: Exception) -> UnreadableDatabase:
+    return UnreadableDatabase(f"{db_path}: cannot read the editions added to it ({exc})")
