@@ -30,7 +30,7 @@ from typing import Any
 # a release's source kept by `add` (zlib, 0.3 MB) is not shown
 MAX_VALUE = 128 * 1024
 MAX_RESULT = 8 * 1024 * 1024  # bytes of the rows one query returns
-MAX_PROGRAM = 2000  # steps; the site's own take at most 720 (a history: 6 more per edition)
+MAX_PROGRAM = 2000  # steps of a visitor's query (the site's own are not limited)
 MAX_PATTERN = 200  # characters of a LIKE or GLOB pattern
 MAX_TRIMMED = 64  # distinct characters trim() may be given to remove
 MAX_PATCHED = 4_000_000_000  # json_patch(): its arguments' lengths multiplied (two 63 KB objects)
@@ -49,6 +49,11 @@ LIMITS = {
     sqlite3.SQLITE_LIMIT_ATTACHED: 0,
 }
 
+# Limits on the program a query is, not on what it reads: they bound what a visitor writes.
+# The site's own queries are bounded by design, but not in length: a rule's history or the
+# release notes of 110 editions name a thousand rules in one IN list or VALUES.
+OWN_QUERIES_UNBOUNDED = {sqlite3.SQLITE_LIMIT_VDBE_OP, sqlite3.SQLITE_LIMIT_SQL_LENGTH}
+
 
 class ResultTooBig(sqlite3.OperationalError):
     """What a query asked for is past the site's bounds (shown as any SQL error is)."""
@@ -66,7 +71,8 @@ def bound(conn: sqlite3.Connection, budgets: bool = True) -> None:
     connection only the site's own pages use, whose queries are bounded by design), not
     the budgets of work and rows, which cost a call into Python per statement and per row."""
     for limit, value in LIMITS.items():
-        conn.setlimit(limit, value)
+        if budgets or limit not in OWN_QUERIES_UNBOUNDED:
+            conn.setlimit(limit, value)
     if not budgets:
         for name, arity, function in _REPLACED:
             conn.create_function(name, arity, function, deterministic=True)

@@ -221,8 +221,9 @@ UNCOUNTED = re.compile(r"^/rules/term_mentions(?:\.\w+)?$")
 
 @hookimpl
 def asgi_wrapper(datasette: Any) -> Any:
-    """Add `_nocount=1` to the table pages of the UNCOUNTED views; answer GET and HEAD only,
-    with security headers (rulesdb.site.guard)."""
+    """Add `_nocount=1` to the table pages of the UNCOUNTED views; send the SQL of
+    Datasette's own pages to their lane (rulesdb.site.lanes), whatever server runs the site;
+    answer GET and HEAD only, with security headers (rulesdb.site.guard)."""
     def wrap(app: Any) -> Any:
         async def uncounted(scope: dict, receive: Any, send: Any) -> None:
             query = scope.get("query_string", b"")
@@ -230,6 +231,14 @@ def asgi_wrapper(datasette: Any) -> Any:
                     and b"_nocount=" not in query):
                 scope = {**scope, "query_string": query + (b"&" if query else b"")
                          + b"_nocount=1"}
+            if scope["type"] == "http" and lanes.datasette_page(scope.get("path", ""),
+                                                                _db(datasette).name):
+                lane = lanes.QUERY_LANE.set(True)
+                try:
+                    await app(scope, receive, send)
+                finally:
+                    lanes.QUERY_LANE.reset(lane)
+                return
             await app(scope, receive, send)
         return guard.guarded(uncounted) if enabled(datasette) else uncounted
     return wrap
