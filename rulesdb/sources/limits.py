@@ -9,10 +9,12 @@ line once took 8 GB and made a rule page of 210 MB).
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 from ..errors import InputError, position
-from ..ingest.model import Document
+
+if TYPE_CHECKING:  # the lookups' start imports this module (--max-mb), not the parsers
+    from ..ingest.model import Document
 
 MAX_MB = 20.0  # the largest release read, by default (--max-mb)
 ITEM_MAX = 64 * 1024  # bytes (UTF-8) of one rule's text, example, glossary entry or part
