@@ -29,7 +29,11 @@ from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from typing import Any
 
 QUERY_THREADS = 1  # SQL threads of Datasette's own pages, per process (more: see above)
-QUERY_NICENESS = 10  # added to their niceness (Linux: one thread's, not the process's)
+# added to their niceness (Linux: one thread's, not the process's). At +10 (a tenth of a
+# core beside busy rule pages) table pages waited 2-3.5 s under the load of
+# benchmarks/serve_latency.py, making its p99 1.0-1.15 s; at +5 they wait 1.1-1.4 s (p99
+# 0.6-0.7 s), and rule pages beside four runaway queries stay at p95 13-16 ms either way
+QUERY_NICENESS = 5
 PAGE_THREADS = "rulesdb-pages"  # the names of the rules pages' SQL threads start so
 TIME_CHECK_STEPS = 5_000  # steps of SQLite between checks of the time limit (about 0.4 ms)
 WAIT_FACTOR = 10  # the time limit is of processor time, and this many times it on the clock
