@@ -1,4 +1,4 @@
-"""In-process search latency: 100 queries through rulesdb.lookup.lookup.search on a built database.
+"""In-process search latency: 100 queries through rulesdb.lookup.search.search on a built database.
 
 Run: python benchmarks/search_latency.py [--db PATH] [--limit N]
 Target (issue 7): p50 ≤ 20 ms. The queries mix single words, phrases, multi-word queries
@@ -13,8 +13,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from rulesdb.lookup.lookup import search
 from rulesdb.lookup.query import connect
+from rulesdb.lookup.search import search
 from rulesdb.sources.build import build
 
 SOURCES = Path(__file__).resolve().parent.parent / "data" / "sources"

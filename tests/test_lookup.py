@@ -13,8 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rulesdb.cli import cli
-from rulesdb.lookup.lookup import HIT_START, fts_query, looks_like_rule_number, search
 from rulesdb.lookup.query import connect
+from rulesdb.lookup.search import HIT_START, fts_query, looks_like_rule_number, search
 
 
 @pytest.fixture(scope="module")

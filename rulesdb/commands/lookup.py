@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from ..lookup import lookup, query
+from ..lookup import search as full_text
 from .common import (
     InputError,
     NotFound,
@@ -54,7 +55,7 @@ def search(text: str, doc_id: str | None, limit: int, db_path: Path, fmt: str,
     fmt = output_format(fmt, as_json)
     conn = open_db(db_path)
     check_document(conn, doc_id)
-    if lookup.looks_like_rule_number(text):
+    if full_text.looks_like_rule_number(text):
         found = query.find_rule(conn, text, doc_id)
         if found is not None:
             view = lookup.rule_view(conn, found)
@@ -63,9 +64,9 @@ def search(text: str, doc_id: str | None, limit: int, db_path: Path, fmt: str,
             else:
                 click.echo("\n".join(rule_lines(view, fmt)))
             return
-    if not lookup.fts_query(text):
+    if not full_text.fts_query(text):
         raise InputError(f"nothing to search for in {text!r}: give a word or a rule number")
-    hits = lookup.search(conn, text, doc_id, limit)
+    hits = full_text.search(conn, text, doc_id, limit)
     if fmt == "json":
         for hit in hits:
             hit["snippet"] = highlight(hit["snippet"], "json")

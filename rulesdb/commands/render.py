@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from ..lookup.lookup import HIT_END, HIT_START, also_in, oldest
+from ..lookup.search import HIT_END, HIT_START, also_in, oldest
 from .common import wrap
 
 Row = dict[str, Any]

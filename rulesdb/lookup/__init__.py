@@ -1,5 +1,6 @@
 """Read-only lookups over a built database in plain sqlite3, cheap to import: documents and
-rules (`query`); search, glossary, keywords, references and term mentions (`lookup`).
+rules (`query`); full-text search (`search`); glossary, keywords, references and term
+mentions (`lookup`).
 
 Imports only `rulesdb.db`, `rulesdb.numbers` and `rulesdb.errors`.
 """

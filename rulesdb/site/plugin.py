@@ -33,8 +33,9 @@ from jinja2 import ChoiceLoader, FileSystemLoader
 from markupsafe import Markup, escape
 
 from ..lineage.renumbered import as_csv
-from ..lookup import lookup, query
-from ..lookup.lookup import HIT_END, HIT_START, also_in
+from ..lookup import query
+from ..lookup import search as full_text
+from ..lookup.search import HIT_END, HIT_START, also_in
 from . import bounds, diffs, feeds, guard, lanes, pages, releases
 from .render import glossary_url, highlight, rule_url, slug
 
@@ -167,7 +168,7 @@ async def search(datasette: Any, request: Any) -> Response:
     doc = request.args.get("doc") or ""
 
     def find(conn: Any) -> Any:
-        if lookup.looks_like_rule_number(q):
+        if full_text.looks_like_rule_number(q):
             rule = query.find_rule(conn, q, doc or None)
             if rule is not None:
                 return rule_url(rule["document"], rule["number"])
@@ -175,7 +176,7 @@ async def search(datasette: Any, request: Any) -> Response:
                      note=also_in(hit).lstrip("; "),
                      url=(glossary_url(hit["document"], hit["term"]) if hit["kind"] == "glossary"
                           else rule_url(hit["document"], hit["number"])))
-                for hit in lookup.search(conn, q, doc or None, SEARCH_LIMIT)]
+                for hit in full_text.search(conn, q, doc or None, SEARCH_LIMIT)]
 
     found = await db.execute_fn(find) if q else []
     if isinstance(found, str):
