@@ -243,3 +243,16 @@ def test_align_without_a_database_says_how_to_make_one(tmp_path):
     assert result.exit_code == 2
     assert "no database here; run `rulesdb build` first" in result.output
     assert not (tmp_path / "overrides.txt").exists()
+
+
+def test_align_replaces_the_database_as_the_other_writers_do(db):
+    """Its working copy is one a later writer clears when a killed `align` left it, and the
+    database keeps its permissions."""
+    db.chmod(0o640)
+    leftover = db.with_name(f".{db.name}.aligning-999999")
+    leftover.write_bytes(b"left by a killed align")
+    result = align(db, A, "702.19a", B, "702.19a", "--note", "the same rule")
+    assert result.exit_code == 0, result.output
+    assert db.stat().st_mode & 0o777 == 0o640
+    assert not leftover.exists()
+    assert not list(db.parent.glob(f".{db.name}.aligning-*"))

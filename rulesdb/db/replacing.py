@@ -22,7 +22,7 @@ from pathlib import Path
 
 from ..errors import InputError, database_problem
 
-KINDS = ("adding", "building", "removing")
+KINDS = ("adding", "aligning", "building", "removing")
 # what writing a file can meet that is no fault of rulesdb
 _WRITE_ERRORS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EROFS,
                  errno.EACCES, errno.EPERM}

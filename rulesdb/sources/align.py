@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ..db.batch import collector_paused, open_working_copy
+from ..db.replacing import put_in_place, working_path, write_failures
 from ..db.writelock import writing
 from ..errors import InputError
 from ..layers import lineage
@@ -60,14 +61,14 @@ def set_override(db_path: Path, override: Override, overrides_path: Path,
     started = time.perf_counter()
     if not db_path.is_file():
         raise InputError(f"{db_path}: no database here; run `rulesdb build` first")
-    with collector_paused(), writing(db_path):
+    with collector_paused(), writing(db_path), write_failures(db_path):
         report = _set(db_path, override, overrides_path, remove)
     report.seconds = time.perf_counter() - started
     return report
 
 
 def _set(db_path: Path, override: Override, path: Path, remove: bool) -> AlignReport:
-    temp_path = db_path.with_name(f".{db_path.name}.aligning-{os.getpid()}")
+    temp_path = working_path(db_path, "aligning")
     try:
         shutil.copyfile(db_path, temp_path)
         db = open_working_copy(temp_path, db_path)
@@ -96,7 +97,7 @@ def _set(db_path: Path, override: Override, path: Path, remove: bool) -> AlignRe
         finally:
             db.close()
         _write_atomically(path, text)
-        os.replace(temp_path, db_path)
+        put_in_place(temp_path, db_path)
     finally:
         temp_path.unlink(missing_ok=True)
     return report
