@@ -131,6 +131,7 @@ def _effective_date(db_path: Path, edition: str) -> str:
 def _fix(path: Path, traced: Any, write: bool, effective: str) -> None:
     """Print (or, with `write`, apply) the rewrite of the renumbered citations; list the
     stale citations it does not touch."""
+    from ..trace.coverage import STALE
     from ..trace.fix import edits, unified_diff
     from ..trace.fix import write as write_files
 
@@ -146,7 +147,7 @@ def _fix(path: Path, traced: Any, write: bool, effective: str) -> None:
         raise InputError(f"{path}: {exc}") from None
     done = {(file, edit.start) for file, found in by_file.items() for edit in found}
     for citation, verdict in traced.items:
-        if verdict.status in ("renumbered", "missing", "suspect", "malformed") and \
+        if verdict.status in STALE and \
                 (citation.file, citation.start) not in done:
             hint = f" → {verdict.suggestion}" if verdict.suggestion else ""
             click.echo(f"not touched: {citation.file}:{citation.line}:{citation.column} "

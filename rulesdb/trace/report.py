@@ -8,6 +8,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from .coverage import STALE  # what a team must look at
 from .scan import Citation
 from .status import Checked
 
@@ -19,7 +20,6 @@ STATUSES = {
     "suspect": "The rule exists, but the code around it names another keyword's rule.",
     "outside_coverage": "The checked edition does not contain that part of the rules.",
 }
-STALE = ("missing", "renumbered", "malformed", "suspect")  # what a team must look at
 LEVELS = {"missing": "error", "renumbered": "warning", "malformed": "error",
           "suspect": "note"}
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"

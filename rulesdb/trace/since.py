@@ -7,6 +7,7 @@ import sqlite3
 from typing import Any
 
 from ..errors import InputError
+from ..lineage.fold import same_key
 from ..lineage.wordiff import opcodes, render_inline
 from .scan import Citation
 from .status import Checked
@@ -38,7 +39,8 @@ def changed_since(conn: sqlite3.Connection, items: list[tuple[Citation, Checked]
         else:
             new_number, new_text = new
             renumbered = old_number != new_number
-            edited = " ".join((old_text or "").split()) != " ".join((new_text or "").split())
+            # as a history tells versions apart: typography and renumbered citations aside
+            edited = same_key(old_text or "") != same_key(new_text or "")
             if not renumbered and not edited:
                 continue
             change = "renumbered_edited" if renumbered and edited else (
