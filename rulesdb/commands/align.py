@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -69,8 +70,8 @@ def align(rules: tuple[str, ...], unlink: bool, remove: bool, note: str, listing
     path = overrides_file(overrides_path)
     report = set_override(db_path, override, path, remove=remove)
     if as_json:
-        echo_json({"override": _row(override), "removed": report.removed,
-                   "replaced": [_row(o) for o in report.replaced],
+        echo_json({"override": asdict(override), "removed": report.removed,
+                   "replaced": [asdict(o) for o in report.replaced],
                    "before": report.before, "after": report.after, "status": report.status,
                    "file": str(path), "db": str(db_path), "seconds": round(report.seconds, 3)})
         return
@@ -90,28 +91,24 @@ def align(rules: tuple[str, ...], unlink: bool, remove: bool, note: str, listing
 
 
 def _list(db_path: Path, as_json: bool) -> None:
-    from ..lineage.overrides import stored
+    from ..lineage.overrides import format_line, stored
 
     conn = open_db(db_path)
     found = stored(conn)
     statuses = [row[0] for row in conn.execute(
         "SELECT status FROM alignment_overrides ORDER BY id")] if found else []
     if as_json:
-        echo_json([{**_row(o), "status": status}
+        echo_json([{**asdict(o), "status": status}
                    for o, status in zip(found, statuses, strict=True)])
     else:
         for override, status in zip(found, statuses, strict=True):
-            click.echo(override.describe() + (f"  # {override.note}" if override.note else ""))
+            click.echo(format_line(override))
             click.echo(f"  {status}" + (f" (line {override.line} of its file)"
                                         if override.line else ""))
     if not found:
         raise NotFound(f"no alignment set by hand in {db_path}")
 
 
-def _row(override: Any) -> dict[str, Any]:
-    return {"old_doc": override.old_doc, "old_number": override.old_number,
-            "new_doc": override.new_doc, "new_number": override.new_number,
-            "link": override.link, "note": override.note, "line": override.line}
 
 
 def _changes(changes: list[dict[str, Any]]) -> str:

@@ -52,6 +52,7 @@ def diff(old: str, new: str, section: str | None, renumbered: bool, fmt: str, co
         rulesdb diff cr-2023-10-13 cr-2025-02-07 --renumbered --format csv
     """
     from ..lineage import query as lineage_query
+    from ..lineage.renumbered import csv_text
     from ..lineage.renumbered import renumbered as renumbered_rules
 
     conn = open_db(db_path)
@@ -69,7 +70,7 @@ def diff(old: str, new: str, section: str | None, renumbered: bool, fmt: str, co
         echo_json(result)
         return
     if fmt == "csv":
-        click.echo(_csv(["op", "old", "new", "similarity", "set_by_hand", "note"], (
+        click.echo(csv_text(["op", "old", "new", "similarity", "set_by_hand", "note"], (
             [c["op"], c["old"], c["new"], c["similarity"], _yes(c), c.get("note", "")]
             for c in result["changes"])), nl=False)
         return
@@ -137,17 +138,6 @@ def _yes(change: dict[str, Any]) -> str:
     return "yes" if change.get("set_by_hand") else ""
 
 
-def _csv(header: list[str], rows: Any) -> str:
-    import csv
-    import io
-
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(header)
-    writer.writerows(rows)
-    return out.getvalue()
-
-
 def _renumbered_text(moved: dict[str, Any]) -> str:
     lines = [f"{moved['old']} → {moved['new']}: {len(moved['renumbered'])} renumbered"]
     lines += [f"{c['old']} → {c['new']}" + (" (edited)" if c["edited"] else "")
@@ -179,7 +169,7 @@ def _renumbered_html(moved: dict[str, Any]) -> str:
 
 
 def _renumbered_csv(moved: dict[str, Any]) -> str:
-    from ..lineage.renumbered import as_csv
+    from ..lineage.renumbered import as_csv  # not at start: the lookups start without it
 
     return as_csv(moved)
 

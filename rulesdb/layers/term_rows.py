@@ -5,7 +5,6 @@ own (`spool`), and written as mention sets (term_spans, term_uses, term_links: t
 
 from __future__ import annotations
 
-import hashlib
 import os
 import sqlite3
 from collections.abc import Iterable, Iterator
@@ -16,6 +15,7 @@ from typing import Any
 import sqlite_utils
 
 from ..db.bulk import insert_tuples
+from ..db.store import digest
 from . import token_cache
 
 COLUMNS = ("document", "glossary_id", "rule_id", "example_id", "start", "end", "text")
@@ -120,7 +120,7 @@ class Sets:
             spans = tuple((row[4], row[5], row[6], terms.get(row[1]) or self._term(row[1]))
                           for row in group)
             count += len(spans)
-            set_id = _digest(spans)
+            set_id = digest(repr(spans))  # as a text's key in `texts`
             if set_id not in self.known:
                 self.known.add(set_id)
                 spans_rows += [(set_id, at, *span) for at, span in enumerate(spans)]
@@ -143,12 +143,6 @@ class Sets:
                         "(SELECT set_id FROM term_uses)")
         self.db.conn.executemany("INSERT OR IGNORE INTO term_forms (form, term) VALUES (?, ?)",
                                  sorted(self.forms))
-
-
-def _digest(spans: tuple) -> int:
-    """A signed 64-bit digest of a mention set."""
-    value = hashlib.blake2b(repr(spans).encode("utf-8"), digest_size=8).digest()
-    return int.from_bytes(value, "big", signed=True)
 
 
 def finish(db: sqlite_utils.Database, doc_ids: list[str],

@@ -6,6 +6,8 @@ from __future__ import annotations
 import csv
 import io
 import sqlite3
+from collections.abc import Iterable
+from typing import Any
 
 from ..numbers import natural_key
 from .query import Row, alignment, hand_mark, in_section
@@ -28,10 +30,15 @@ def renumbered(conn: sqlite3.Connection, old_doc: str, new_doc: str,
 
 def as_csv(moved: Row) -> str:
     """The list as CSV: old, new, edited, set_by_hand, note (a header line first)."""
+    return csv_text(["old", "new", "edited", "set_by_hand", "note"], (
+        [c["old"], c["new"], "yes" if c["edited"] else "", "yes" if c.get("set_by_hand") else "",
+         c.get("note", "")] for c in moved["renumbered"]))
+
+
+def csv_text(header: list[str], rows: Iterable[list[Any]]) -> str:
+    """CSV with a header line, lines ending in LF."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["old", "new", "edited", "set_by_hand", "note"])
-    writer.writerows([c["old"], c["new"], "yes" if c["edited"] else "",
-                      "yes" if c.get("set_by_hand") else "", c.get("note", "")]
-                     for c in moved["renumbered"])
+    writer.writerow(header)
+    writer.writerows(rows)
     return out.getvalue()
