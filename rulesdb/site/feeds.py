@@ -23,6 +23,7 @@ from datasette.utils.asgi import NotFound, Response
 from ..lineage.changes import compare
 from ..lineage.fold import fold_history
 from ..lineage.wordiff import render_inline_html
+from ..numbers import normalize_number
 from . import diffs, releases
 from .render import rule_url
 
@@ -118,7 +119,7 @@ def _notes_html(notes: dict[str, Any], url: Url) -> str:
 def history_feed(conn: sqlite3.Connection, doc: str, number: str, url: Url) -> str | None:
     """The feed of a rule's versions that changed (as its history page folds them), newest
     first; None without such a rule."""
-    number = number.strip().rstrip(".")
+    number = normalize_number(number)
     found = diffs.versions(conn, doc, number)
     if found is None or not any(v["doc"] == doc and v["number"] == number for v in found):
         return None

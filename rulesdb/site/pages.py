@@ -48,11 +48,12 @@ def contents(conn: sqlite3.Connection, doc_id: str) -> Row | None:
                        "WHERE document = ? AND depth <= 1 ORDER BY position", [doc_id])
     for item in items:
         item["url"] = rule_url(doc_id, item["number"])
-        item["label"] = item["title"] or _short(item["text"])
+        item["label"] = item["title"] or short(item["text"])
     return {"document": doc, "items": items}
 
 
-def _short(text: str | None, size: int = 80) -> str:
+def short(text: str | None, size: int = 80) -> str:
+    """`text` on one line, cut to `size` characters with an ellipsis."""
     text = (text or "").replace("\n", " ")
     return text if len(text) <= size else text[: size - 1].rstrip() + "…"
 
@@ -74,7 +75,7 @@ def rule_page(conn: sqlite3.Connection, doc_id: str, number: str) -> Row | None:
     children: list[Row] = []
     if len(tree) > FULL_SUBTREE:
         children = [dict(r, url=rule_url(doc_id, r["number"]),
-                         label=r["title"] or _short(r["text"]))
+                         label=r["title"] or short(r["text"]))
                     for r in tree if r["parent_id"] == rule["id"]]
         tree = tree[:1]
     items = _render_items(conn, tree)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from .pages import Row, rows
+from .pages import Row, rows, short
 from .render import rule_url
 
 # How each count reads in a sentence, in the order the diff lists them.
@@ -105,9 +105,4 @@ def _labels(conn: sqlite3.Connection, edits: list[Row]) -> dict[tuple[str, str],
         "SELECT r.document, r.number, coalesce(r.title, r.text) FROM wanted "
         "JOIN rules r ON r.document = wanted.document AND r.number = wanted.number",
         [value for pair in wanted for value in pair])
-    return {(doc, number): _short(label or "") for doc, number, label in found}
-
-
-def _short(text: str) -> str:
-    text = text.replace("\n", " ")
-    return text if len(text) <= SHORT else text[:SHORT - 1].rstrip() + "…"
+    return {(doc, number): short(label, SHORT) for doc, number, label in found}

@@ -25,7 +25,7 @@ from datasette.utils.asgi import Request
 
 from .bounds import bound_heap
 from .guard import failure_page, guarded
-from .lanes import QUERY_LANE, QUERY_THREADS, Lanes, check_time_less_often, datasette_page
+from .lanes import QUERY_THREADS, Lanes, check_time_less_often, datasette_page
 
 METADATA = Path(__file__).resolve().parent / "metadata.yml"
 DATABASE_NAME = "rules"
@@ -150,12 +150,8 @@ class Reloading:
             async with self.turns:
                 await self._answer(scope, receive, send)
             return
-        lane = QUERY_LANE.set(True)
-        try:
-            async with self.query_turns:
-                await self._answer(scope, receive, send)
-        finally:
-            QUERY_LANE.reset(lane)
+        async with self.query_turns:  # the plugin sends their SQL to its lane
+            await self._answer(scope, receive, send)
 
     async def _answer(self, scope: dict, receive: Callable, send: Callable) -> None:
         """The response of the Datasette serving the file, or the page saying that the file
