@@ -5,16 +5,17 @@ releases and each edition's release notes read a few rows instead of the alignme
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 
 import sqlite_utils
 
 from ..db.bulk import insert_tuples
 from ..lineage import wordiff
-from ..lineage.align import Change
+from ..lineage.align import Change, RuleRec
 from ..lineage.overrides import HandChange
+from ..lineage.query import OP_ORDER
 
-OPS = ("edited", "renumbered_edited", "renumbered", "split", "merged", "added", "removed",
-       "outside_coverage")
+OPS = OP_ORDER  # the change types counted, as the diff lists them
 EDITS = ("edited", "renumbered_edited")
 LARGEST = 10  # edits kept per edition
 
@@ -25,8 +26,10 @@ def forget(db: sqlite_utils.Database, old_doc: str, new_doc: str) -> None:
         db.execute(f"DELETE FROM {table} WHERE old_doc = ? AND new_doc = ?", [old_doc, new_doc])
 
 
-def store(db: sqlite_utils.Database, old_doc: str, new_doc: str, changes: list[Change]) -> None:
-    """Store the counts and the largest edits of the alignment of a pair of editions."""
+def store(db: sqlite_utils.Database, old_doc: str, new_doc: str, changes: list[Change],
+          old_rules: Mapping[str, RuleRec], new_rules: Mapping[str, RuleRec]) -> None:
+    """Store the counts and the largest edits of the alignment of a pair of editions (whose
+    rules, by number, give the texts of the edits)."""
     forget(db, old_doc, new_doc)
     counts = Counter(change.op for change in changes)
     insert_tuples(db, "edition_changes", ("old_doc", "new_doc", *OPS),
@@ -34,8 +37,7 @@ def store(db: sqlite_utils.Database, old_doc: str, new_doc: str, changes: list[C
     edits = [change for change in changes if change.op in EDITS]
     if not edits:
         return
-    texts = _texts(db, old_doc, [c.old for c in edits]), _texts(db, new_doc, [c.new for c in edits])
-    sized = [(words_changed(texts[0].get(c.old, ""), texts[1].get(c.new, "")), at, c)
+    sized = [(words_changed(_text(old_rules, c.old), _text(new_rules, c.new)), at, c)
              for at, c in enumerate(edits)]
     sized.sort(key=lambda item: (-item[0], item[1]))
     insert_tuples(db, "edition_edits",
@@ -52,8 +54,6 @@ def words_changed(old: str, new: str) -> int:
                for op in wordiff.opcodes(old, new) if op["op"] != "equal")
 
 
-def _texts(db: sqlite_utils.Database, doc_id: str, numbers: list[str | None]) -> dict[str, str]:
-    wanted = sorted({number for number in numbers if number})
-    return {number: text or "" for number, text in db.execute(
-        f"SELECT number, text FROM rules WHERE document = ? AND number IN "
-        f"({', '.join('?' * len(wanted))})", [doc_id, *wanted])}
+def _text(rules: Mapping[str, RuleRec], number: str | None) -> str:
+    rule = rules.get(number or "")
+    return (rule.text or "") if rule else ""

@@ -108,9 +108,10 @@ def _store_pair(db: sqlite_utils.Database, old_doc: str, new_doc: str,
             sides[doc] = (Side(rules), cover, ids)
     (old_side, old_cover, old_ids), (new_side, new_cover, new_ids) = sides[old_doc], sides[new_doc]
     changes = align(old_side, new_side, old_cover, new_cover)
+    old_rules = {rule.number: rule for rule in old_side.rules}
+    new_rules = {rule.number: rule for rule in new_side.rules}
     if overrides:
-        changes = hand.apply(changes, overrides, *(
-            {rule.number: rule for rule in edition(db.conn, doc)[0]} for doc in (old_doc, new_doc)))
+        changes = hand.apply(changes, overrides, old_rules, new_rules)
     rows = [
         (old_doc, new_doc, old_ids.get(change.old), new_ids.get(change.new), change.old,
          change.new, change.op, change.similarity, detail(change))
@@ -118,7 +119,8 @@ def _store_pair(db: sqlite_utils.Database, old_doc: str, new_doc: str,
     ]
     insert_tuples(db, "alignments", ALIGNMENT_COLUMNS, rows)
     if consecutive:
-        edition_changes.store(db, old_doc, new_doc, [c for c in changes if c.op != "unchanged"])
+        edition_changes.store(db, old_doc, new_doc, [c for c in changes if c.op != "unchanged"],
+                              old_rules, new_rules)
     return len(rows)
 
 

@@ -6,19 +6,19 @@ from __future__ import annotations
 
 import sqlite3
 
+from ..lineage.query import OP_ORDER
 from .pages import Row, rows, short
 from .render import rule_url
 
 # How each count reads in a sentence, in the order the diff lists them.
-LABELS = {"edited": "edited", "renumbered_edited": "renumbered and edited",
-          "renumbered": "renumbered", "split": "split", "merged": "merged",
-          "added": "added", "removed": "removed",
-          "outside_coverage": "outside the other's coverage"}
+LABELS = {op: {"renumbered_edited": "renumbered and edited",
+               "outside_coverage": "outside the other's coverage"}.get(op, op)
+          for op in OP_ORDER}
 SHORT = 90  # characters of a rule's text shown beside its number
 
 
 def summary(counts: dict[str, int]) -> str:
-    """"148 added, 12 removed, 98 edited, 143 renumbered" (what changed, in words)."""
+    """"98 edited, 143 renumbered, 148 added, 12 removed" (what changed, in words)."""
     parts = [f"{n} {LABELS[op]}" for op, n in counts.items() if n]
     return ", ".join(parts) or "no rule changed"
 
