@@ -28,7 +28,7 @@ mirror of aligning (A, B).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ..db.coverage import Coverage
@@ -79,8 +79,8 @@ def align(old: Sequence[RuleRec] | Side, new: Sequence[RuleRec] | Side,
     if edited:
         mapping = {old_rules[i].number: new_rules[j].number for i, j in matcher.fwd.items()}
         for i, j in edited:
-            changes[(i, j)] = _pair_change(old_rules[i], new_rules[j], old_side.keys[i],
-                                           new_side.keys[j], mapping)
+            changes[(i, j)] = pair_change(old_rules[i], new_rules[j], old_side.keys[i],
+                                          new_side.keys[j], mapping)
     for i, j, whole in splits:
         primary = changes[(i, matcher.fwd[i])]
         changes[(i, matcher.fwd[i])] = Change("split", primary.old, primary.new,
@@ -118,8 +118,11 @@ def _anchors(count: int, fwd: dict[int, int]) -> list[int]:
     return anchors
 
 
-def _pair_change(a: RuleRec, b: RuleRec, key_a: str, key_b: str,
-                 mapping: dict[str, str]) -> Change:
+def pair_change(a: RuleRec, b: RuleRec, key_a: str, key_b: str,
+                mapping: Mapping[str, str]) -> Change:
+    """How old rule `a` became new rule `b` (their normalized texts `key_a`, `key_b`): the
+    same text, the same but for the numbers it cites (each cited rule having become, by
+    `mapping` of old numbers to new, the one cited now), or edited, with its similarity."""
     same_number = a.number == b.number
     citations_only = False
     if a.text == b.text:

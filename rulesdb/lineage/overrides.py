@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import InputError
-from .align import Change, RuleRec
-from .text import cited_numbers, key_ratio, normalize
+from .align import PAIR_OPS, Change, RuleRec, pair_change
+from .text import normalize
 
 LINE = re.compile(r"(?P<old_doc>\S+)\s+(?P<old>\S+)\s+(?P<op>!?=)\s+(?P<new_doc>\S+)\s+"
                   r"(?P<new>\S+)(?:\s+#\s?(?P<note>.*?))?\s*")
@@ -156,6 +156,7 @@ def apply(changes: list[Change], overrides: Iterable[Override],
     """`changes` (an alignment of two editions) made to agree with their overrides; the
     rules of both editions by number give the texts of the pairs set by hand."""
     out = list(changes)
+    mapping = _matched(out)
     for override in sorted(overrides, key=lambda o: o.link):  # unlinks first
         x, y = override.old_number, override.new_number
         if override.link:  # every change naming either rule
@@ -167,9 +168,19 @@ def apply(changes: list[Change], overrides: Iterable[Override],
         gone = {id(c) for c in touched}
         at = next((k for k, c in enumerate(out) if id(c) in gone), len(out))
         out = [c for c in out if id(c) not in gone]
-        made = [_pair(old_rules[x], new_rules[y], override.note)] if override.link else []
+        if override.link:
+            mapping[x] = y
+        elif mapping.get(x) == y:
+            del mapping[x]
+        made = [_pair(old_rules[x], new_rules[y], override.note, mapping)] if override.link \
+            else []
         out[at:at] = made + _alone(touched, out, override)
     return _lone_parts(out, old_rules, new_rules)
+
+
+def _matched(changes: list[Change]) -> dict[str, str]:
+    """Old number → new number of the one-to-one matches of an alignment."""
+    return {c.old: c.new for c in changes if c.op in PAIR_OPS and c.old and c.new}
 
 
 def _alone(touched: list[Change], rest: list[Change], override: Override) -> list[Change]:
@@ -197,26 +208,24 @@ def _lone_parts(changes: list[Change], old_rules: Mapping[str, RuleRec],
             olds[change.old] = olds.get(change.old, 0) + 1
         if change.new:
             news[change.new] = news.get(change.new, 0) + 1
-    return [
-        _pair(old_rules[c.old], new_rules[c.new], None)
-        if c.op in ("split", "merged") and c.old and c.new and olds[c.old] == news[c.new] == 1
-        else c
-        for c in changes
-    ]
+    lone = [c.op in ("split", "merged") and c.old and c.new and olds[c.old] == news[c.new] == 1
+            for c in changes]
+    if not any(lone):
+        return changes
+    mapping = {**_matched(changes), **{c.old: c.new for c, one in zip(changes, lone, strict=True)
+                                       if one}}
+    return [_pair(old_rules[c.old], new_rules[c.new], None, mapping) if one else c
+            for c, one in zip(changes, lone, strict=True)]
 
 
-def _pair(a: RuleRec, b: RuleRec, note: str | None) -> Change:
-    """The change from `a` to `b` (by hand, with its note, unless `note` is None)."""
-    same_number = a.number == b.number
-    key_a, key_b = normalize(a.text), normalize(b.text)
-    if a.text == b.text or (key_a == key_b and cited_numbers(a.text) == cited_numbers(b.text)):
-        op, similarity = ("unchanged" if same_number else "renumbered"), 1.0
-    else:
-        op = "edited" if same_number else "renumbered_edited"
-        similarity = min(round(key_ratio(key_a, key_b), 3), 0.99)
+def _pair(a: RuleRec, b: RuleRec, note: str | None, mapping: Mapping[str, str]) -> Change:
+    """The change from `a` to `b` as the aligner tells it (`mapping`: the old numbers of the
+    pair's other matches to their new ones), set by hand with its note unless `note` is None."""
+    change = pair_change(a, b, normalize(a.text), normalize(b.text), mapping)
     if note is None:
-        return Change(op, a.number, b.number, similarity)
-    return HandChange(op, a.number, b.number, similarity, note=note)
+        return change
+    return HandChange(change.op, change.old, change.new, change.similarity,
+                      change.citations_only, note=note)
 
 
 def stored(conn: sqlite3.Connection, old_doc: str | None = None,
