@@ -46,10 +46,8 @@ def history_lines(entries: list[Row], every: bool = False) -> Iterator[str]:
             yield from _whole(item["text"])
             continue
         comparison = compare(before["text"], item["text"])
-        label = item["change"]
-        if label in ("unchanged", "aligned"):
-            label = ("edited" if comparison.own else
-                     "subrules changed" if comparison.lines else "unchanged")
+        label = comparison.label(item["change"], before["number"] != item["number"]
+                                 and not concept)
         number = item["number"] if before["number"] == item["number"] or concept \
             else f"{before['number']} → {item['number']}"
         yield _head(item, number, label) + run_note(item)

@@ -41,6 +41,15 @@ class Comparison:
         """Nothing changed but typography and cross-reference numbers."""
         return self.own is None and not self.lines
 
+    def label(self, change: str, renumbered: bool) -> str:
+        """What a version's change is called when shown against this earlier one: the
+        aligner's word, unless it says only "unchanged" (or "aligned", a heading), which may
+        hide an edit of the text, of the lines under it, or a new number."""
+        if change not in ("unchanged", "aligned"):
+            return change
+        return ("edited" if self.own else "subrules changed" if self.lines
+                else "renumbered" if renumbered else "unchanged")
+
 
 def split_lines(text: str) -> tuple[str, list[tuple[str | None, str]]]:
     """A version's own text and its further lines as (number, text) ("702.19a Trample …");

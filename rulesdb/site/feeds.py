@@ -155,10 +155,7 @@ def _version(before: dict[str, Any] | None, version: dict[str, Any]) -> tuple[st
         text = html.escape(version["text"]).replace("\n", "<br>")
         return f"{version['number']} in {where}: first version in this database", f"<p>{text}</p>"
     comparison = compare(before["text"], version["text"])
-    change = version["change"]
-    if change in ("unchanged", "aligned"):
-        change = ("edited" if comparison.own else "subrules changed" if comparison.lines
-                  else "renumbered" if before["number"] != version["number"] else "unchanged")
+    change = comparison.label(version["change"], before["number"] != version["number"])
     number = version["number"] if before["number"] == version["number"] \
         else f"{before['number']} → {version['number']}"
     parts = [f"<p>Against {html.escape(before['doc'])} {html.escape(before['number'])}:</p>"]
