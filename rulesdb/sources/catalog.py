@@ -47,15 +47,18 @@ def load_catalog(path: Path) -> list[CatalogEntry]:
 
 def read_verified(entry: CatalogEntry, sources_dir: Path) -> bytes:
     """The bytes of the entry's file after checking its sha256; InputError otherwise."""
-    path = sources_dir / entry.file
+    return verified_bytes(sources_dir / entry.file, entry.sha256, entry.id)
+
+
+def verified_bytes(path: Path, expected: str, what: str) -> bytes:
+    """The bytes of `path` after checking that their sha256 is `expected`; InputError naming
+    the file and `what` it is otherwise."""
     try:
         data = path.read_bytes()
     except OSError as exc:
-        raise InputError(f"{path}: {entry.id}: cannot read: {exc.strerror}") from None
+        raise InputError(f"{path}: {what}: cannot read: {exc.strerror}") from None
     digest = hashlib.sha256(data).hexdigest()
-    if digest != entry.sha256:
-        raise InputError(
-            f"{path}: {entry.id}: sha256 mismatch (catalogue {entry.sha256[:12]}…, "
-            f"file {digest[:12]}…)"
-        )
+    if digest != expected:
+        raise InputError(f"{path}: {what}: sha256 mismatch (catalogue {expected[:12]}…, "
+                         f"file {digest[:12]}…)")
     return data

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import InputError
+from .catalog import verified_bytes
 from .release import Source
 
 
@@ -47,18 +48,6 @@ def load_archives(path: Path) -> list[Archive]:
     return archives
 
 
-def _verified(path: Path, expected: str, what: str) -> bytes:
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise InputError(f"{path}: {what}: cannot read: {exc.strerror}") from None
-    digest = hashlib.sha256(data).hexdigest()
-    if digest != expected:
-        raise InputError(f"{path}: {what}: sha256 mismatch (catalogue {expected[:12]}…, "
-                         f"file {digest[:12]}…)")
-    return data
-
-
 def parse_sums(text: str, path: Path) -> dict[str, str]:
     """File name → sha256 of a `sha256sum` listing; InputError naming a malformed line."""
     sums: dict[str, str] = {}
@@ -76,8 +65,8 @@ def read_archive(archive: Archive, sources_dir: Path) -> list[Source]:
     """The releases of `archive`, by file name, each checked against the checksum list."""
     path = (sources_dir / archive.file).resolve()
     sums_path = (sources_dir / archive.sums).resolve()
-    data = _verified(path, archive.sha256, "archive")
-    sums = parse_sums(_verified(sums_path, archive.sums_sha256, "checksums")
+    data = verified_bytes(path, archive.sha256, "archive")
+    sums = parse_sums(verified_bytes(sums_path, archive.sums_sha256, "checksums")
                       .decode("utf-8"), sums_path)
     sources = []
     try:
