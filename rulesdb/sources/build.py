@@ -8,6 +8,7 @@ import sqlite3
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 from ..db.batch import collector_paused, open_working_copy
@@ -147,35 +148,30 @@ def _build(db_path: Path, sources_dir: Path, catalog_path: Path | None,
     try:
         db = open_working_copy(temp_path, db_path)
         ensure_schema(db)
-        for entry, doc, parse_seconds in parsed:
+        def stored(doc_id: str, doc: Document, parse_seconds: float,
+                   store: Callable[[], StoredCounts], **origin: str | None) -> None:
             t0 = time.perf_counter()
-            counts = save_document(db, entry, doc)
-            seconds = parse_seconds + time.perf_counter() - t0
-            doc_report = DocumentReport(entry.id, counts, seconds, doc.warnings)
+            counts = store()
+            doc_report = DocumentReport(doc_id, counts, parse_seconds + time.perf_counter() - t0,
+                                        doc.warnings, **origin)
             report.documents.append(doc_report)
             if on_document:
                 on_document(doc_report)
-            on_step(f"stored {entry.id}", total)
+            on_step(f"stored {doc_id}", total)
+
+        for entry, doc, parse_seconds in parsed:
+            stored(entry.id, doc, parse_seconds,
+                   partial(save_document, db, entry, doc))
         doc_ids = [entry.id for entry in entries]
         for doc_id, source, doc, parse_seconds in history:
-            t0 = time.perf_counter()
-            counts = store_release(db, doc_id, source, doc, keep_source=False)
-            doc_report = DocumentReport(doc_id, counts, parse_seconds + time.perf_counter() - t0,
-                                        doc.warnings, from_archive=source.origin)
-            report.documents.append(doc_report)
-            if on_document:
-                on_document(doc_report)
-            on_step(f"stored {doc_id}", total)
+            stored(doc_id, doc, parse_seconds,
+                   partial(store_release, db, doc_id, source, doc, keep_source=False),
+                   from_archive=source.origin)
             doc_ids.append(doc_id)
         for doc_id, source, doc, parse_seconds in kept:
-            t0 = time.perf_counter()
-            counts = store_release(db, doc_id, source, doc)
-            seconds = parse_seconds + time.perf_counter() - t0
-            doc_report = DocumentReport(doc_id, counts, seconds, doc.warnings, source.name)
-            report.documents.append(doc_report)
-            if on_document:
-                on_document(doc_report)
-            on_step(f"stored {doc_id}", total)
+            stored(doc_id, doc, parse_seconds,
+                   partial(store_release, db, doc_id, source, doc),
+                   added_from=source.name)
             doc_ids = [*(i for i in doc_ids if i != doc_id), doc_id]
         mark_superseded(db)
         store_overrides(db, hand_set, overrides)
