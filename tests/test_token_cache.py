@@ -68,14 +68,28 @@ def test_kept_tokens_are_used_in_place_of_tokenizing(built, monkeypatch):
 
 def test_the_layer_keeps_the_tokens_of_every_text_it_links(built):
     db = sqlite_utils.Database(built)
-    linked = "(SELECT DISTINCT document FROM term_mentions)"
-    texts = {row[0] for row in db.execute(
-        f"SELECT text FROM rules WHERE text IS NOT NULL AND document IN {linked} "
-        f"UNION SELECT text FROM examples WHERE document IN {linked}")}
+    texts = _linked_texts(db)
     kept = token_cache.read(built, sorted(texts))
     assert set(kept) == texts
     assert db.execute("SELECT tokenizer FROM token_cache_version").fetchall() == [
         (token_cache.tokenizer_version(),)]
+
+
+def _linked_texts(db: sqlite_utils.Database) -> set[str]:
+    linked = "(SELECT DISTINCT document FROM term_mentions)"
+    return {row[0] for row in db.execute(
+        f"SELECT text FROM rules WHERE text IS NOT NULL AND document IN {linked} "
+        f"UNION SELECT text FROM examples WHERE document IN {linked}")}
+
+
+def test_a_build_over_a_database_keeps_the_tokens_it_read_back_from_it(built, tmp_path):
+    # the tokens a rebuild reads from the database it replaces must reach the new file, or
+    # every second build would leave the cache empty and the next add tokenizing it all
+    path = tmp_path / "rules.db"
+    shutil.copyfile(built, path)
+    build(path, SOURCES, seeds_only=True)
+    texts = _linked_texts(sqlite_utils.Database(path))
+    assert set(token_cache.read(path, sorted(texts))) == texts
 
 
 def test_tokens_of_another_tokenizer_are_not_read_and_are_replaced(built, tmp_path):

@@ -23,7 +23,7 @@ COLUMNS = ("document", "glossary_id", "rule_id", "example_id", "start", "end", "
 
 class Found(dict):
     """What `find_all` found: per document id, its glossary's document and its mention rows
-    (COLUMNS); `tokens` the packed tokens of the texts it tokenized (for the token cache)."""
+    (COLUMNS); `tokens` the packed tokens of the texts it read (for the token cache)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

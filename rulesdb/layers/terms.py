@@ -218,7 +218,7 @@ def find_all(jobs: list[Job], done: token_cache.Tokenized | None = None) -> Foun
             matchers[names] = (TermMatcher(names), {})
         found[job.doc_id] = (job.source, _mentions(job, *matchers[names], done))
     if done is not None:
-        found.tokens = dict(done.fresh)
+        found.tokens = done.packed()
     return found
 
 

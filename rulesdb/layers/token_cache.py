@@ -76,17 +76,23 @@ def unpack(kept: dict[str, bytes], lexicon: Lexicon) -> dict[str, Tokens]:
 @dataclass
 class Tokenized:
     """Texts tokenized (or whose kept tokens were read), with the Lexicon of their words;
-    `fresh` the packed tokens of those tokenized here, to be kept."""
+    `fresh` the packed tokens of those tokenized here, `taken` of those read back."""
 
     lexicon: Lexicon = field(default_factory=Lexicon)
     tokens: dict[str, Tokens] = field(default_factory=dict)
     fresh: dict[str, bytes] = field(default_factory=dict)
+    taken: dict[str, bytes] = field(default_factory=dict)
 
     def take(self, kept: dict[str, bytes]) -> None:
         """Read the kept tokens of those texts not met yet."""
-        self.tokens.update(unpack(
-            {text: packed for text, packed in kept.items() if text not in self.tokens},
-            self.lexicon))
+        new = {text: packed for text, packed in kept.items() if text not in self.tokens}
+        self.tokens.update(unpack(new, self.lexicon))
+        self.taken.update(new)
+
+    def packed(self) -> dict[str, bytes]:
+        """The packed tokens of every text met, to be kept in the database written: those
+        read back too, as a build writes a new file beside the one they were read from."""
+        return {**self.taken, **self.fresh}
 
     def tokenize(self, texts: list[str]) -> None:
         """Tokenize those of `texts` not met yet."""
