@@ -47,7 +47,7 @@ from ..db.schema import ensure_schema
 from ..ingest.model import GLOSSARY_CUT_OFF, Document
 from . import token_cache
 from .term_matcher import TermMatcher, tokens_of
-from .term_rows import Found, Rows, finish
+from .term_rows import Found, Rows, finish, known_sets
 
 FAMILIES = {"comprehensive_rules": "cr", "rulings_summary": "cr", "rulebook": "rulebook"}
 NOT_LINKED = {
@@ -111,6 +111,10 @@ class Job:
     titles: list[tuple[int, int | None, str, str | None]]
     items: list[tuple[int, int | None, str, int]]
     references: list[tuple[str, int | None, int | None, int, int]]
+    # what grouping the mentions into sets needs (term_rows.mention_sets): the glossary's
+    # terms by entry id, and the sets the database holds (one object shared by the jobs)
+    terms: dict[int, str]
+    known: frozenset[int]
 
 
 def compute(db: sqlite_utils.Database, doc_ids: list[str]) -> str:
@@ -131,6 +135,8 @@ def prepare(db: sqlite_utils.Database, doc_ids: list[str]) -> list[Job]:
                  for row in db.execute(
                      "SELECT id, kind, effective_date, glossary_count, covers FROM documents")]
     by_id = {d["id"]: d for d in documents}
+    known = known_sets(db)
+    terms: dict[str, dict[int, str]] = {}
     jobs = []
     # one string per distinct text, shared by the jobs of the editions printing it: the jobs
     # are pickled for the worker, which keeps a shared string once
@@ -152,7 +158,10 @@ def prepare(db: sqlite_utils.Database, doc_ids: list[str]) -> list[Job]:
             items,
             db.execute("SELECT source_table, rule_id, example_id, start, [end] FROM [references] "
                        "WHERE document = ? AND source_table IN ('rules', 'examples')",
-                       [doc_id]).fetchall()))
+                       [doc_id]).fetchall(),
+            terms.setdefault(source, dict(db.execute(
+                "SELECT id, term FROM glossary WHERE document = ?", [source]).fetchall())),
+            known))
     return jobs
 
 
@@ -210,6 +219,7 @@ def find_all(jobs: list[Job], done: token_cache.Tokenized | None = None) -> Foun
     # documents linked to the same names share a matcher and what it found in each text
     matchers: dict[tuple[tuple[int, str], ...], tuple[TermMatcher, dict]] = {}
     found = Found()
+    found.known = frozenset()  # no job: no set to group
     if done is None:
         done = _primed[0] if _primed else token_cache.Tokenized() if jobs else None
     for job in jobs:
@@ -217,6 +227,8 @@ def find_all(jobs: list[Job], done: token_cache.Tokenized | None = None) -> Foun
         if names not in matchers:
             matchers[names] = (TermMatcher(names), {})
         found[job.doc_id] = (job.source, _mentions(job, *matchers[names], done))
+        found.terms[job.source] = job.terms
+        found.known = job.known
     if done is not None:
         found.tokens = done.packed()
     return found
