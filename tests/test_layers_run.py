@@ -234,6 +234,29 @@ def test_mentions_spooled_to_a_file_are_stored_as_the_found_ones(bundled, tmp_pa
     assert len(stored["rows"][1]) > 10_000
 
 
+def test_only_the_mention_sets_the_database_lacks_are_handed_over(bundled, tmp_path):
+    """Found again, a stored document's mentions are all sets the database holds: the worker
+    hands over its uses and no span, and storing them changes no mention."""
+    import sqlite3
+
+    from rulesdb.layers import term_rows, terms
+
+    path = tmp_path / "again.db"
+    shutil.copyfile(bundled, path)
+    db = sqlite_utils.Database(path)
+    ids = ["cr-2025-06-06-chapter7"]
+    before = db.execute("SELECT * FROM term_mentions ORDER BY rule_id, example_id, start")
+    before = [row[1:] for row in before.fetchall()]
+    spooled = term_rows.spool(terms.find_all(terms.prepare(db, ids)), str(tmp_path))
+    with sqlite3.connect(spooled.path) as conn:
+        assert conn.execute("SELECT count(*) FROM spans").fetchone() == (0,)
+        assert conn.execute("SELECT count(*) FROM uses").fetchone()[0] > 100
+    term_rows.finish(db, ids, spooled)
+    db.conn.commit()
+    after = db.execute("SELECT * FROM term_mentions ORDER BY rule_id, example_id, start")
+    assert [row[1:] for row in after.fetchall()] == before
+
+
 def test_mention_rows_are_made_as_read_and_read_as_often_as_asked(bundled):
     """A document's rows (term_rows.Rows) are made from what was found in each text as they are
     read: the same rows each time, as many as they say, equal to the list of them."""
