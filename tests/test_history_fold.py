@@ -172,3 +172,17 @@ def test_a_rule_keeps_its_history_across_the_seed_fragment_of_its_date(history_d
     entries = json.loads(result.output)
     assert entries[0]["doc"] == "cr-2003-03-15"
     assert {"cr-2025-06-06", "cr-2025-07-25", "cr-2026-01-16"} <= {e["doc"] for e in entries}
+
+
+@pytest.mark.parametrize("hit, said", [
+    ({}, ""),
+    ({"also_in": ["cr-2009-05-01"]}, "; the same in cr-2009-05-01"),
+    ({"also_in": ["cr-2009-05-01", "cr-2008-08-01", "cr-2003-07-01"]},  # newest first
+     "; the same in 3 more editions, cr-2003-07-01 … cr-2009-05-01"),
+    ({"also_in": ["cr-2009-05-01"], "other_wordings": [["cr-2004-10-01", "cr-2003-07-01"]]},
+     "; the same in cr-2009-05-01; 1 other wording back to cr-2003-07-01"),
+])
+def test_a_folded_search_hit_names_its_editions_oldest_to_newest(hit, said):
+    from rulesdb.lookup.search import also_in
+
+    assert also_in(hit) == said

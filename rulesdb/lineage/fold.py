@@ -10,6 +10,7 @@ import re
 from itertools import pairwise
 from typing import Any
 
+from ..lookup.query import in_editions
 from . import wordiff
 from .text import CITED, normalize
 
@@ -87,9 +88,7 @@ def run_note(item: Row) -> str:
     if not run:
         return ""
     verb = "the same" if item["change"] == "concept" else "unchanged"
-    note = (f"; {verb} in {run[0]}" if len(run) == 1
-            else f"; {verb} in {len(run)} more editions, {run[0]} … {run[-1]}")
-    return note + variants_note(item)
+    return f"; {verb} {in_editions(run)}" + variants_note(item)
 
 
 def variants_note(item: Row) -> str:

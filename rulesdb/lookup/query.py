@@ -188,3 +188,9 @@ def export_document(conn: sqlite3.Connection, doc_id: str) -> Row | None:
         "rules": items,
         "glossary": glossary,
     }
+
+
+def in_editions(run: list[str]) -> str:
+    """"in cr-2009-05-01" for one edition, "in 14 more editions, cr-2003-07-01 … cr-2009-05-01"
+    for several (`run` oldest first): how a fold names the editions it stands for."""
+    return f"in {run[0]}" if len(run) == 1 else f"in {len(run)} more editions, {run[0]} … {run[-1]}"

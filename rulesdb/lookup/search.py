@@ -11,7 +11,7 @@ import re
 import sqlite3
 from typing import Any
 
-from .query import Row
+from .query import Row, in_editions
 
 HIT_START, HIT_END = "\x02", "\x03"  # snippet highlight markers, rendered per output format
 RULE_NUMBER = re.compile(
@@ -138,11 +138,7 @@ def oldest(docs: list[str]) -> str:
 def also_in(hit: Row) -> str:
     """"; the same in 47 more editions, cr-2003-03-15 … cr-2025-11-14" for a folded hit."""
     others = hit.get("also_in") or []
-    same = ""
-    if len(others) == 1:
-        same = f"; the same in {others[0]}"
-    elif others:
-        same = f"; the same in {len(others)} more editions, {others[-1]} … {others[0]}"
+    same = f"; the same {in_editions(others[::-1])}" if others else ""  # newest first
     wordings = hit.get("other_wordings") or []
     if wordings:
         docs = [doc for wording in wordings for doc in wording]

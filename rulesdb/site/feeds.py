@@ -23,6 +23,7 @@ from datasette.utils.asgi import NotFound, Response
 from ..lineage.changes import compare
 from ..lineage.fold import fold_history
 from ..lineage.wordiff import render_inline_html
+from ..lookup.query import in_editions
 from ..numbers import normalize_number
 from . import diffs, releases
 from .render import rule_url
@@ -144,8 +145,7 @@ def _repeated(run: list[str]) -> str:
     variants change: word diffs of every edition, too slow for a feed)."""
     if not run:
         return ""
-    return (f"Unchanged in {run[0]}." if len(run) == 1
-            else f"Unchanged in {len(run)} more editions, {run[0]} … {run[-1]}.")
+    return f"Unchanged {in_editions(run)}."
 
 
 def _version(before: dict[str, Any] | None, version: dict[str, Any]) -> tuple[str, str]:
