@@ -65,6 +65,16 @@ def check_writable(db_path: Path) -> None:
                          f"(chmod u+w) to change it")
 
 
+def file_stamp(path: Path | str) -> tuple[int, int, int] | None:
+    """What tells the file at `path` from the file that replaces it (inode, size and time
+    of change); None when there is none."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return info.st_ino, info.st_size, info.st_mtime_ns
+
+
 def put_in_place(temp_path: Path, db_path: Path) -> None:
     """Replace `db_path` by `temp_path`, which takes the permissions of the file it replaces."""
     with contextlib.suppress(FileNotFoundError):

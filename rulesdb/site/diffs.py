@@ -4,13 +4,13 @@ word-level differences (`rulesdb.lineage.wordiff`): the site shows what `rulesdb
 
 from __future__ import annotations
 
-import os
 import sqlite3
 from collections import OrderedDict
 from typing import Any
 
 from markupsafe import Markup
 
+from ..db.replacing import file_stamp
 from ..lineage import query as lineage_query
 from ..lineage import wordiff
 from ..lineage.fold import fold_history, run_note
@@ -50,15 +50,11 @@ def pairs(conn: sqlite3.Connection) -> list[Row]:
     return found
 
 
-def database_key(conn: sqlite3.Connection) -> tuple[str, int, int]:
+def database_key(conn: sqlite3.Connection) -> tuple[str, int, int, int]:
     """Which database file `conn` reads: its path, and which file is there (an add while the
     site runs puts another file at the same path)."""
     path = conn.execute("PRAGMA database_list").fetchone()[2]
-    try:
-        stat = os.stat(path)
-    except OSError:
-        return path, 0, 0
-    return path, stat.st_ino, stat.st_mtime_ns
+    return path, *(file_stamp(path) or (0, 0, 0))
 
 
 def _cached(conn: sqlite3.Connection, kind: str, old: str, new: str) -> Row:

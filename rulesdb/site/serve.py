@@ -23,6 +23,7 @@ from typing import Any
 import yaml
 from datasette.utils.asgi import Request
 
+from ..db.replacing import file_stamp
 from .bounds import bound_heap
 from .guard import failure_page, guarded
 from .lanes import QUERY_THREADS, Lanes, check_time_less_often, datasette_page
@@ -95,15 +96,6 @@ def ensure_database(db_path: Path, sources: Path) -> bool:
 RETIRE_AFTER = 60.0
 
 
-def _stamp(path: Path) -> tuple[int, int, int] | None:
-    """What tells one file at `path` from the file that replaces it; None when none is."""
-    try:
-        info = os.stat(path)
-    except OSError:
-        return None
-    return info.st_ino, info.st_size, info.st_mtime_ns
-
-
 class Reloading:
     """The rules site of `db_path` as an ASGI app, made anew by `make` (a Datasette for the
     path) when the file is replaced: an immutable database's connections keep reading the
@@ -129,7 +121,7 @@ class Reloading:
 
     async def load(self) -> None:
         """Serve the file now at the path (its Datasette started)."""
-        stamp = _stamp(self.path)
+        stamp = file_stamp(self.path)
         ds = self.make(self.path)
         await ds.invoke_startup()
         old, self.ds, self.app, self.stamp = self.ds, ds, ds.app(), stamp
@@ -174,7 +166,7 @@ class Reloading:
             await guarded(lambda s, r, answer: response.asgi_send(answer))(scope, receive, send)
 
     def _replaced(self) -> bool:
-        stamp = _stamp(self.path)
+        stamp = file_stamp(self.path)
         return stamp is not None and stamp != self.stamp
 
 
