@@ -143,9 +143,9 @@ ALIGNMENT_COLUMNS = ("old_doc", "new_doc", "old_rule_id", "new_rule_id", "old_nu
                      "new_number", "change", "similarity", "detail")
 
 
-def _store_lineages(db: sqlite_utils.Database, editions: list[str], first: int = 0) -> int:
+def _store_lineages(db: sqlite_utils.Database, editions: list[str], first: int = 0) -> None:
     """One lineage per chain of one-to-one matches (a split continues into its one-to-one part),
-    stored anew for `editions[first:]`; how many lineages the database holds.
+    stored anew for `editions[first:]`.
 
     Which match continues a rule's lineage is decided best first among the matches of its
     edition pair, and a pair's matches involve only its two editions' rules, so deciding
@@ -178,7 +178,6 @@ def _store_lineages(db: sqlite_utils.Database, editions: list[str], first: int =
                 lineage[row_id] = lineage.get(before or -1, f"{doc_id}/{number}")
                 rows.append((lineage[row_id], row_id, doc_id, number))
         insert_tuples(db, "lineages", ("lineage", "rule_id", "document", "number"), rows)
-    return db.execute("SELECT count(DISTINCT lineage) FROM lineages").fetchone()[0]
 
 
 def _store_branches(db: sqlite_utils.Database, seeds: list[str]) -> int:
