@@ -400,3 +400,16 @@ def test_search_at_full_history_shows_each_wording_once_by_its_newest_edition(hi
     assert re.search(r"the same in \d+ more editions, cr-20\d\d-\d\d-\d\d … cr-2025-11-14", page)
     found = asyncio.run(full.client.get("/search?q=702.19b"))
     assert found.status_code == 302 and found.headers["location"] == "/cr-2026-01-16/702.19b"
+
+
+@pytest.mark.parametrize("folder", ["a#b", "q?x", "100%"])
+def test_a_database_in_a_folder_named_with_uri_characters_is_read_and_served(
+        db_path, tmp_path, folder):
+    # SQLite reads a read-only path as a file: URI, where "#", "?" and "%" mean something
+    path = tmp_path / folder / "rules.db"
+    path.parent.mkdir()
+    shutil.copy(db_path, path)
+    result = CliRunner().invoke(cli, ["rule", "702.19", "--db", str(path), "--json"])
+    assert result.exit_code == 0, result.output
+    page = get(make_datasette(path), "/cr-2025-06-06-chapter7/702.19")
+    assert page.status_code == 200 and "Trample" in page.text

@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 import sqlite_utils
 
+from ..db.readonly import read_only
 from ..db.store import digest
 from .term_matcher import Lexicon, Tokens, tokenize
 
@@ -118,7 +119,7 @@ def read(db_path: Path | None, texts: list[str]) -> dict[str, bytes]:
     if db_path is None or not Path(db_path).is_file() or not texts:
         return {}
     try:
-        conn = sqlite3.connect(f"file:{Path(db_path).resolve()}?mode=ro", uri=True)
+        conn = read_only(Path(db_path))
     except sqlite3.Error:
         return {}
     try:

@@ -8,6 +8,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+from ..db.readonly import read_only
 from ..errors import database_problem
 from ..numbers import natural_key, normalize_number
 
@@ -18,7 +19,7 @@ def connect(db_path: Path) -> sqlite3.Connection:
     """A read-only connection; FileNotFoundError when the database does not exist."""
     if not Path(db_path).is_file():
         raise FileNotFoundError(str(db_path))
-    conn = sqlite3.connect(f"file:{Path(db_path).resolve()}?mode=ro", uri=True)
+    conn = read_only(Path(db_path))
     conn.row_factory = sqlite3.Row
     return conn
 

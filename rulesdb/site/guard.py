@@ -19,6 +19,7 @@ from typing import Any
 
 from datasette.utils.asgi import Response
 
+from ..db.readonly import read_only
 from ..errors import database_problem
 from ..lookup.query import trouble
 
@@ -176,7 +177,7 @@ def _causes(exception: BaseException) -> Iterator[BaseException]:
 
 def _trouble(path: Path) -> str | None:
     try:
-        conn = sqlite3.connect(f"file:{path.resolve()}?mode=ro", uri=True)
+        conn = read_only(path)
     except sqlite3.Error as exc:
         return database_problem(exc) or str(exc)
     try:

@@ -11,11 +11,15 @@ database file as a whole: the site notices at its next request and serves the ne
 from __future__ import annotations
 
 import asyncio
+import atexit
+import functools
 import os
+import shutil
 import signal
 import socket
 import sqlite3
 import sys
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -57,11 +61,28 @@ def register_plugin() -> None:
         pm.register(plugin, name="rulesdb")
 
 
+@functools.cache
+def servable(db_path: Path) -> Path:
+    """`db_path`, or a path by which Datasette opens that file: Datasette hands SQLite the
+    path in a file: URI without quoting it, so in a path with "#", "?" or "%" SQLite would
+    look for another file. Such a database is served through a link to it in a temporary
+    folder of its own, removed at exit (the link follows the file an add puts there)."""
+    resolved = Path(db_path).resolve()
+    if not set("#?%") & set(str(resolved)):
+        return Path(db_path)
+    folder = Path(tempfile.mkdtemp(prefix="rulesdb-serve-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    link = folder / f"{DATABASE_NAME}.db"
+    link.symlink_to(resolved)
+    return link
+
+
 def make_datasette(db_path: Path, settings: dict[str, Any] | None = None) -> Any:
     """A Datasette serving `db_path` read-only as the rules site."""
     from datasette.app import Datasette
 
     register_plugin()
+    db_path = servable(Path(db_path))
     ds = Datasette(
         immutables=[str(db_path)],
         metadata=load_metadata(),

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import sqlite_utils
 
+from ..db.readonly import read_only
 from ..db.schema import ensure_schema
 from ..errors import InputError
 from ..lineage.overrides import Override, stored
@@ -88,7 +89,7 @@ def previous_overrides(db_path: Path) -> list[Override]:
     if not db_path.is_file():
         return []
     try:
-        conn = sqlite3.connect(f"file:{db_path.resolve()}?mode=ro", uri=True)
+        conn = read_only(db_path)
     except sqlite3.Error:
         return []
     try:

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import sqlite_utils
 
+from ..db.readonly import read_only
 from ..db.store import CatalogEntry, StoredCounts, save_document
 from ..errors import InputError, position
 from ..ingest import cr_any
@@ -217,7 +218,7 @@ def previous_sources(db_path: Path) -> list[tuple[str, Source]]:
     if not db_path.is_file():
         return []
     try:
-        conn = sqlite3.connect(f"file:{db_path.resolve()}?mode=ro", uri=True)
+        conn = read_only(db_path)
         try:
             rows = conn.execute(
                 "SELECT document, name, origin, data FROM document_sources ORDER BY document"

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..db.batch import collector_paused, open_working_copy
+from ..db.readonly import read_only
 from ..db.replacing import put_in_place, working_path, write_failures
 from ..db.store import delete_document, mark_superseded
 from ..db.writelock import writing
@@ -84,7 +85,7 @@ def _remove(db_path: Path, doc_ids: list[str]) -> RemoveReport:
 def _check(db_path: Path, doc_ids: list[str]) -> None:
     """NoSuchEdition for an id the database lacks; InputError for a catalogued document."""
     try:
-        conn = sqlite3.connect(f"file:{db_path.resolve()}?mode=ro", uri=True)
+        conn = read_only(db_path)
         try:
             present = {row[0] for row in conn.execute("SELECT id FROM documents")}
             added = {row[0] for row in conn.execute("SELECT document FROM document_sources")}

@@ -7,6 +7,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..db.readonly import read_only
 from ..errors import InputError
 from .scan import Citation, ScanResult, scan
 from .status import Checked, Checker, default_edition
@@ -53,7 +54,7 @@ def scanned_engines(db_path: Path) -> list[dict]:
     """The engines `rulesdb trace` stored in an existing database (name, path, edition)."""
     if not db_path.is_file():
         return []
-    conn = sqlite3.connect(f"file:{db_path.resolve()}?mode=ro", uri=True)
+    conn = read_only(db_path)
     try:
         if not conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'engines'").fetchone():
             return []
