@@ -14,6 +14,7 @@ import sqlite3
 import stat
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -222,3 +223,28 @@ def test_an_unexpected_sqlite_error_is_not_hidden(db, monkeypatch):
     assert result.exit_code == 1
     assert isinstance(result.exception, sqlite3.OperationalError)
     assert not isinstance(result.exception, InputError)
+
+
+def test_scratch_folders_of_gone_processes_are_swept_and_no_others(tmp_path, monkeypatch):
+    from rulesdb.db import replacing
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()  # its process id now names no process
+    dead = tmp_path / f"rulesdb-dry-run-{gone.pid}-abc123"
+    (dead / "sub").mkdir(parents=True)
+    (dead / "sub" / "rules.db").write_bytes(b"a copy")
+    mine = replacing.scratch_folder("layers")
+    assert mine.parent == tmp_path and str(os.getpid()) in mine.name
+    other = tmp_path / f"rulesdb-notakind-{gone.pid}-abc123"  # not a rulesdb scratch kind
+    other.mkdir()
+    assert replacing.sweep_scratch() == [dead]
+    assert not dead.exists() and mine.is_dir() and other.is_dir()
+
+
+def test_a_dry_run_leaves_no_scratch_folder(db, tmp_path, monkeypatch):
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
+    code, output = invoke("add", "--dry-run", "--db", str(db), str(db.parent / "b.txt"))
+    assert code == 0, output
+    assert list((tmp_path / "tmp").iterdir()) == []

@@ -4,9 +4,11 @@ puts it in place at the end, keeping the file's permissions.
 
 Working copies are made only under the database's write lock (rulesdb.db.writelock), so
 whoever holds the lock knows that a working copy still there belongs to a writer that was
-killed: it removes them (`remove_leftovers`). A database file without write permission is
-refused rather than replaced, and a failure to write (a full disk, an I/O error) is one line
-saying the database is as it was.
+killed: it removes them (`remove_leftovers`). The temporary folders a command works in (a
+dry run's copy, the worker's hand-over file, the site's link) carry its process id, and
+those of processes that are gone are removed too (`sweep_scratch`). A database file
+without write permission is refused rather than replaced, and a failure to write (a full
+disk, an I/O error) is one line saying the database is as it was.
 """
 
 from __future__ import annotations
@@ -15,8 +17,10 @@ import contextlib
 import errno
 import os
 import re
+import shutil
 import sqlite3
 import stat
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -46,6 +50,48 @@ def remove_leftovers(db_path: Path) -> list[Path]:
                     path.unlink()
                     removed.append(path)
     return removed
+
+
+SCRATCH_KINDS = ("dry-run", "layers", "serve")
+_SCRATCH = re.compile(rf"rulesdb-({'|'.join(SCRATCH_KINDS)})-(\d+)-[\w]+")
+
+
+def scratch_folder(kind: str) -> Path:
+    """A new temporary folder for this process's `kind` (one of SCRATCH_KINDS) of work (a dry
+    run's copy of the database, the worker's hand-over file, the site's link), named with
+    its process id so that, were the process killed, a later one removes it
+    (`sweep_scratch`)."""
+    assert kind in SCRATCH_KINDS, kind
+    return Path(tempfile.mkdtemp(prefix=f"rulesdb-{kind}-{os.getpid()}-"))
+
+
+def sweep_scratch() -> list[Path]:
+    """Remove the scratch folders (`scratch_folder`) of this user's processes that are gone,
+    and return them: a dry run killed leaves a full copy of the database behind."""
+    removed = []
+    with contextlib.suppress(OSError):
+        for path in Path(tempfile.gettempdir()).iterdir():
+            found = _SCRATCH.fullmatch(path.name)
+            if found is None or path.is_symlink() or not path.is_dir():
+                continue
+            with contextlib.suppress(OSError):
+                if path.stat().st_uid == os.getuid() and not _running(int(found[2])):
+                    shutil.rmtree(path)
+                    removed.append(path)
+    return removed
+
+
+def _running(pid: int) -> bool:
+    """Whether a process `pid` runs (unknown counts as running: nothing is removed)."""
+    if os.name != "posix":
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
 
 
 def check_writable(db_path: Path) -> None:

@@ -8,8 +8,8 @@ write: a second writer waits for the first, saying so, and gives up after `WAIT`
 with a one-line error. The lock file is removed when released (a writer that opened it
 before then sees it is no longer the file at that path, and takes the new one). Holding the
 lock, a writer refuses a read-only database and removes the working copies killed writers
-left (rulesdb.db.replacing). Readers, as the site, take no lock. Where `fcntl` is missing
-(Windows), nothing is locked.
+left beside it, and their scratch folders in the temporary folder (rulesdb.db.replacing).
+Readers, as the site, take no lock. Where `fcntl` is missing (Windows), nothing is locked.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from ..errors import InputError
-from .replacing import check_writable, remove_leftovers, write_failures
+from .replacing import check_writable, remove_leftovers, sweep_scratch, write_failures
 
 try:
     import fcntl
@@ -86,6 +86,7 @@ def writing(db_path: Path, wait: float | None = None,
     try:
         check_writable(db_path)
         remove_leftovers(db_path)
+        sweep_scratch()
         with write_failures(db_path):
             os.write(fd, f"{os.getpid()}\n".encode())
         yield

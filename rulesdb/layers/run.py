@@ -27,6 +27,7 @@ from typing import Any
 
 import sqlite_utils
 
+from ..db.replacing import scratch_folder
 from ..ingest.model import Document
 from . import LAYERS, Layer, term_matcher, term_rows, terms
 
@@ -241,7 +242,7 @@ def run_layers(db: sqlite_utils.Database, doc_ids: list[str],
     names = list(layers)
     idle = dict(workers or {})
     started: dict[str, tuple[Background, float]] = {}
-    folder = tempfile.mkdtemp(prefix="rulesdb-layers-")  # for what workers ship as files
+    folder = str(scratch_folder("layers"))  # for what workers ship as files
     try:
         for at, name in enumerate(names):
             _start_ready(db, doc_ids, layers, names[at + 1:], times, started, idle, folder)

@@ -19,7 +19,6 @@ import signal
 import socket
 import sqlite3
 import sys
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -27,7 +26,7 @@ from typing import Any
 import yaml
 from datasette.utils.asgi import Request
 
-from ..db.replacing import file_stamp
+from ..db.replacing import file_stamp, scratch_folder
 from .bounds import bound_heap
 from .guard import failure_page, guarded
 from .lanes import QUERY_THREADS, Lanes, check_time_less_often, datasette_page
@@ -70,7 +69,7 @@ def servable(db_path: Path) -> Path:
     resolved = Path(db_path).resolve()
     if not set("#?%") & set(str(resolved)):
         return Path(db_path)
-    folder = Path(tempfile.mkdtemp(prefix="rulesdb-serve-"))
+    folder = scratch_folder("serve")
     atexit.register(shutil.rmtree, folder, ignore_errors=True)
     link = folder / f"{DATABASE_NAME}.db"
     link.symlink_to(resolved)

@@ -11,7 +11,6 @@ full-text search; the source bytes are kept (zlib) so `rulesdb build` can add th
 from __future__ import annotations
 
 import shutil
-import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -23,7 +22,13 @@ import sqlite_utils
 
 from ..db.batch import collector_paused, open_working_copy
 from ..db.fts import index_fts
-from ..db.replacing import put_in_place, working_path, write_failures
+from ..db.replacing import (
+    put_in_place,
+    scratch_folder,
+    sweep_scratch,
+    working_path,
+    write_failures,
+)
 from ..db.schema import OutdatedSchema, ensure_schema
 from ..db.store import StoredCounts, mark_superseded
 from ..db.writelock import writing
@@ -109,11 +114,15 @@ def add_sources(db_path: Path, sources: list[Source], *, replace: bool = False,
     options = AddOptions(replace, doc_id, keep_going, dry_run, overrides)
     if doc_id is not None and len(sources) != 1:
         raise InputError("--id names one edition: give exactly one file with it")
-    if dry_run:
-        with tempfile.TemporaryDirectory(prefix="rulesdb-dry-run-") as folder, \
-                write_failures(db_path):
-            return _add(db_path, sources, options, on_added, step, started, {},
-                        Path(folder) / db_path.name)
+    if dry_run:  # no write lock: it sweeps what killed runs left (as `writing` does)
+        sweep_scratch()
+        folder = scratch_folder("dry-run")
+        try:
+            with write_failures(db_path):
+                return _add(db_path, sources, options, on_added, step, started, {},
+                            folder / db_path.name)
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
     with collector_paused():
         workers = warm_up()  # the layers' worker imports spaCy while the sources are parsed
         try:
