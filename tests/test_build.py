@@ -249,7 +249,7 @@ def test_rebuild_traces_stored_engines_again_or_says_it_drops_them(tmp_path):
     db_path = tmp_path / "rules.db"
     build(db_path, SOURCES, seeds_only=True)
     traced = CliRunner().invoke(cli, ["trace", str(tree), "--engine", "toy", "--json",
-                                      "--db", str(db_path)])
+                                      "--keep-path", "--db", str(db_path)])
     assert traced.exit_code == 0, traced.output
 
     def toy_rows():
@@ -268,3 +268,21 @@ def test_rebuild_traces_stored_engines_again_or_says_it_drops_them(tmp_path):
     assert report.notes == [f"engine toy not kept: {tree.resolve()} is gone; "
                             "run `rulesdb trace` again"]
     assert toy_rows() == []
+
+
+def test_an_engine_traced_without_keep_path_shows_its_folder_name_and_is_not_retraced(
+        tmp_path):
+    tree = tmp_path / "private" / "engine"
+    tree.mkdir(parents=True)
+    (tree / "sba.py").write_text("def lose_life_check(state):\n    # CR 704.5a\n    return 0\n")
+    db_path = tmp_path / "rules.db"
+    build(db_path, SOURCES, seeds_only=True)
+    traced = CliRunner().invoke(cli, ["trace", str(tree), "--json", "--db", str(db_path)])
+    assert traced.exit_code == 0, traced.output
+    stored = sqlite_utils.Database(db_path).execute(
+        "SELECT name, path FROM engines WHERE kind = 'scanned'").fetchall()
+    assert stored == [("engine", "engine")]  # nothing of where the tree lies on this machine
+    report = build(db_path, SOURCES, seeds_only=True)
+    assert report.notes == ["engine engine not kept: only its folder's name (engine) was "
+                            "stored; run `rulesdb trace` again (with --keep-path, builds "
+                            "trace it again)"]

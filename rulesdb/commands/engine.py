@@ -22,6 +22,9 @@ class Failing(click.ClickException):
 @click.argument("path", type=click.Path(exists=True, path_type=Path))
 @click.option("--engine", "engine_name", help="Name to store the results under "
               "[default: the folder's name].")
+@click.option("--keep-path", is_flag=True,
+              help="Store the tree's absolute path, so that `rulesdb build` traces it again "
+                   "[default: only the folder's name, as the site shows it].")
 @click.option("--edition", help="CR edition to check against [default: the newest full CR, "
               "else cr-2025-06-06].")
 @click.option("--fail-on", "fail_on", metavar="STATUS[,STATUS…]",
@@ -37,20 +40,21 @@ class Failing(click.ClickException):
               "between EDITION and the one checked, with the words that changed.")
 @db_option
 @json_option
-def trace(path: Path, engine_name: str | None, edition: str | None, fail_on: str | None,
-          fmt: str, fix: bool, write: bool, since: str | None, db_path: Path,
-          as_json: bool) -> None:
+def trace(path: Path, engine_name: str | None, keep_path: bool, edition: str | None,
+          fail_on: str | None, fmt: str, fix: bool, write: bool, since: str | None,
+          db_path: Path, as_json: bool) -> None:
     """Find the rule citations in a source tree, check each against an edition, store them.
 
     Each citation is linked to the function, method or class it sits in and gets a status:
     ok, missing, renumbered (with the current number when known), malformed, suspect (the
     code around it names another keyword) or outside_coverage. A re-scan of the same engine
-    replaces its rows. For CI: --fail-on, --format sarif; after a renumbering: --fix
-    (--write); after a new release: --since.
+    replaces its rows. The tree is stored by its folder's name; with --keep-path by its
+    absolute path, and `rulesdb build` then traces it again. For CI: --fail-on, --format
+    sarif; after a renumbering: --fix (--write); after a new release: --since.
 
     Example:
 
-        rulesdb trace ~/src/forge --engine forge --json
+        rulesdb trace ~/src/forge --engine forge --keep-path --json
 
         rulesdb trace src --fail-on renumbered,missing --format sarif > trace.sarif
 
@@ -73,7 +77,7 @@ def trace(path: Path, engine_name: str | None, edition: str | None, fail_on: str
     with writing(db_path):  # an add meanwhile would put back the database without these rows
         _ensure_tables(db_path)
         conn = sqlite3.connect(db_path)
-        traced = trace_tree(conn, path, engine_name, edition)
+        traced = trace_tree(conn, path, engine_name, edition, keep_path)
     if not traced.items:
         raise NotFound(f"no rule citations under {path}")
     if fix:

@@ -211,11 +211,17 @@ def retrace(conn: sqlite3.Connection, engines: list[dict]) -> list[str]:
     """Scan again the engines `rulesdb trace` stored in the database being rebuilt.
 
     Their rule ids point into the old database, so they are re-checked from their source
-    tree; an engine whose tree is gone is not kept, and the note says so.
+    tree; an engine whose tree is gone, or was stored by its folder's name only (traced
+    without --keep-path), is not kept, and the note says so.
     """
     notes = []
     for engine in engines:
         path = Path(engine["path"])
+        if not path.is_absolute():
+            notes.append(f"engine {engine['name']} not kept: only its folder's name "
+                         f"({engine['path']}) was stored; run `rulesdb trace` again (with "
+                         "--keep-path, builds trace it again)")
+            continue
         if not path.is_dir():
             notes.append(f"engine {engine['name']} not kept: {path} is gone; "
                          "run `rulesdb trace` again")
@@ -223,7 +229,7 @@ def retrace(conn: sqlite3.Connection, engines: list[dict]) -> list[str]:
         edition = engine["edition"]
         if not conn.execute("SELECT 1 FROM documents WHERE id = ?", [edition]).fetchone():
             edition = None
-        traced = trace_tree(conn, path, engine["name"], edition)
+        traced = trace_tree(conn, path, engine["name"], edition, keep_path=True)
         notes.append(f"engine {traced.engine} kept: traced {path} again against "
                      f"{traced.edition} ({len(traced.items)} citations)")
     return notes

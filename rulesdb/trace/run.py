@@ -26,11 +26,13 @@ class Traced:
 
 
 def trace_tree(conn: sqlite3.Connection, path: Path, engine: str | None = None,
-               edition: str | None = None) -> Traced:
+               edition: str | None = None, keep_path: bool = False) -> Traced:
     """Scan `path`, check every citation against `edition` and replace the engine's rows.
 
-    The engine is stored under `engine` (default: the folder's name); `edition` defaults to
-    the newest full CR in the database. InputError when the edition is not a CR here.
+    The engine is stored under `engine` (default: the folder's name) with the folder's name
+    as its path, or with its absolute path when `keep_path` (what `rulesdb build` needs to
+    trace it again); `edition` defaults to the newest full CR in the database. InputError
+    when the edition is not a CR here.
     """
     chosen = edition or default_edition(conn)
     if chosen is None or not conn.execute(
@@ -43,7 +45,8 @@ def trace_tree(conn: sqlite3.Connection, path: Path, engine: str | None = None,
     seconds = time.perf_counter() - started
     items = [(c, checker.check(c)) for c in result.citations]
     name = engine or path.resolve().name
-    replace_engine(conn, {"name": name, "kind": "scanned", "path": str(path.resolve()),
+    stored = str(path.resolve()) if keep_path else path.resolve().name
+    replace_engine(conn, {"name": name, "kind": "scanned", "path": stored,
                           "edition": chosen, "files": result.files,
                           "skipped": sum(result.skipped.values())},
                    citation_rows(name, chosen, items))
