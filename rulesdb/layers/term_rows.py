@@ -147,13 +147,18 @@ def spool(found: Found, folder: str) -> Spooled:
     return Spooled(path, ranges)
 
 
+def glossary_terms(db: sqlite_utils.Database, source: str) -> dict[int, str]:
+    """The terms of the glossary of document `source`, by entry id."""
+    return dict(db.execute("SELECT id, term FROM glossary WHERE document = ?",
+                           [source]).fetchall())
+
+
 class _Terms(dict):
     """A glossary document's terms by entry id, read from the database; an entry outside
     it (never expected) is looked up alone."""
 
     def __init__(self, db: sqlite_utils.Database, source: str) -> None:
-        super().__init__(db.execute("SELECT id, term FROM glossary WHERE document = ?",
-                                    [source]).fetchall())
+        super().__init__(glossary_terms(db, source))
         self.db = db
 
     def __missing__(self, glossary_id: int) -> str:

@@ -47,7 +47,7 @@ from ..db.schema import ensure_schema
 from ..ingest.model import GLOSSARY_CUT_OFF, Document
 from . import token_cache
 from .term_matcher import TermMatcher, tokens_of
-from .term_rows import Found, Rows, finish, known_sets
+from .term_rows import Found, Rows, finish, glossary_terms, known_sets
 
 FAMILIES = {"comprehensive_rules": "cr", "rulings_summary": "cr", "rulebook": "rulebook"}
 NOT_LINKED = {
@@ -145,6 +145,8 @@ def prepare(db: sqlite_utils.Database, doc_ids: list[str]) -> list[Job]:
         source = glossary_for(documents, by_id[doc_id]) if doc_id in by_id else None
         if source is None:
             continue
+        if source not in terms:  # documents linked to one glossary share its terms
+            terms[source] = glossary_terms(db, source)
         older = _months(by_id[doc_id]["effective_date"]) < _months(by_id[source]["effective_date"])
         items = [(row[0], None, texts.setdefault(row[1], row[1]), row[0]) for row in db.execute(
             "SELECT id, text FROM rules WHERE document = ? AND text IS NOT NULL "
@@ -159,8 +161,7 @@ def prepare(db: sqlite_utils.Database, doc_ids: list[str]) -> list[Job]:
             db.execute("SELECT source_table, rule_id, example_id, start, [end] FROM [references] "
                        "WHERE document = ? AND source_table IN ('rules', 'examples')",
                        [doc_id]).fetchall(),
-            terms.setdefault(source, dict(db.execute(
-                "SELECT id, term FROM glossary WHERE document = ?", [source]).fetchall())),
+            terms[source],
             known))
     return jobs
 
