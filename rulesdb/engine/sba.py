@@ -267,7 +267,7 @@ def check(state: GameState, choose: Choose = newest) -> tuple[GameState, list[Ev
     """One check: all applicable actions performed simultaneously as a single event."""
     actions = find_actions(state, choose)
     if not actions:
-        return state, []
+        return forget_marks(state), []
     grouped: dict[tuple[str, str], list[Action]] = defaultdict(list)
     for action in actions:
         kind = "leave" if action.kind in LEAVING else action.kind
@@ -308,7 +308,23 @@ def check(state: GameState, choose: Choose = newest) -> tuple[GameState, list[Ev
                 speed=changes.get(("speed", p.id), p.speed))
         for p in state.players)
     cards = tuple(c for c in state.cards if c.id not in ceasing) + graveyard
-    return GameState(players, tuple(battlefield), cards), events
+    return forget_marks(GameState(players, tuple(battlefield), cards)), events
+
+
+@enforces("704.5b", "704.5h")
+def forget_marks(state: GameState) -> GameState:
+    """The state once a check is over: marks that last only "since the last time state-based
+    actions were checked" (a draw from an empty library, damage from a deathtouch source)
+    are gone, so a later check does not act on them again."""
+    if not any(p.drew_from_empty_library for p in state.players) and not any(
+            p.deathtouch_damage for p in state.battlefield):
+        return state
+    return GameState(
+        tuple(replace(p, drew_from_empty_library=False) if p.drew_from_empty_library else p
+              for p in state.players),
+        tuple(replace(p, deathtouch_damage=False) if p.deathtouch_damage else p
+              for p in state.battlefield),
+        state.cards)
 
 
 @enforces("704.3")
