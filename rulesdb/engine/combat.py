@@ -19,6 +19,7 @@ from .model import GameState, Permanent
 from .registry import enforces
 
 FIRST_STRIKE, REGULAR = "first strike", "regular"
+STEPS = (FIRST_STRIKE, REGULAR)
 
 
 @dataclass(frozen=True)
@@ -260,9 +261,12 @@ def attacker_rules(state: GameState, attack: Attack, attacker: Permanent,
 @enforces("510.1", "510.1e")
 def assign_step(state: GameState, attacks: list[Attack], active: set[str], step: str,
                 attacker_choice: AttackerChooser, blocker_choice: BlockerChooser,
-                checked: Checked | None = None) -> list[Assignment]:
+                checked: Checked | None = None,
+                blocker_order: tuple[str, ...] = ()) -> list[Assignment]:
     """Every assignment of one step: the attacking player's (checked as a whole), then the
-    defending player's, each with the rules that sent the damage where it goes.
+    defending player's, each with the rules that sent the damage where it goes. Attackers
+    choose in the order of `attacks`, blockers in `blocker_order` (by default as they first
+    appear among the attacks' blockers).
 
     `checked(source, step)` says whose choices to check; by default all. (A scenario's
     evaluation checks the divisions it gives; the policies are legal by construction, which
@@ -300,7 +304,9 @@ def assign_step(state: GameState, attacks: list[Attack], active: set[str], step:
             if attacker is not None and blocker_id in active and state.permanent(blocker_id):
                 blocked_by[blocker_id].append(attacker)
     defending = Pending()
-    for blocker_id, attackers in blocked_by.items():
+    ordered = sorted(blocked_by.items(), key=lambda item: blocker_order.index(item[0])
+                     ) if blocker_order else blocked_by.items()
+    for blocker_id, attackers in ordered:
         blocker = _get(state, blocker_id)
         proposed = [a for a in blocker_choice(state, step, blocker, attackers, defending)
                     if a.amount]
@@ -320,7 +326,8 @@ def assign_step(state: GameState, attacks: list[Attack], active: set[str], step:
 def resolve_combat(state: GameState, attacks: list[Attack],
                    attacker_choice: AttackerChooser | None = None,
                    blocker_choice: BlockerChooser | None = None,
-                   checked: Checked | None = None) -> tuple[GameState, list[StepReport]]:
+                   checked: Checked | None = None, blocker_order: tuple[str, ...] = ()
+                   ) -> tuple[GameState, list[StepReport]]:
     """Both combat damage steps as needed, state-based actions performed after each; no step
     is played once the game is over (a player lost in a two-player game)."""
     from .policies import blocker_lethal_in_order, lethal_in_order
@@ -337,7 +344,7 @@ def resolve_combat(state: GameState, attacks: list[Attack],
         before = state
         active = dealers(state, attacks, kind, strikers)
         assigned = assign_step(state, attacks, active, name, attacker_choice, blocker_choice,
-                               checked)
+                               checked, blocker_order)
         state, dealt, prevented, gained = deal_damage(state, assigned)
         state, rounds = sba.perform(state)
         reports.append(StepReport(name, tuple(assigned), dealt, prevented, gained,

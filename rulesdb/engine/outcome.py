@@ -67,7 +67,8 @@ def run(scenario: Scenario) -> Evaluation:
 
     try:
         after, reports = resolve_combat(scenario.state, list(scenario.attacks),
-                                        attacker_choice, blocker_choice, checked)
+                                        attacker_choice, blocker_choice, checked,
+                                        tuple(scenario.blocks))
     except IllegalAssignment as exc:
         entry = explicit.get((exc.source, exc.step)) or explicit.get((exc.source, None))
         if entry is None:

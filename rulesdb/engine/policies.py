@@ -7,10 +7,11 @@ assignments, whatever the others assign in the same step.
 - `lethal_in_order` (default): the creatures it faces, in the order the scenario lists
   them (an attacker's blockers in the order of `blocks`, a blocker's `attackers`), each get
   lethal damage in turn: toughness less damage already marked and damage assigned to it
-  earlier in the step, 1 from a source with deathtouch, none once a deathtouch source has
-  assigned it damage this step. What remains goes, for an attacker with trample, to what it
-  attacks (with trample over planeswalkers: the planeswalker's loyalty first, then its
-  controller); otherwise onto the last creature.
+  earlier in the step (attackers choose in the order of `attacks`, blockers in the order of
+  `blocks`), 1 from a source with deathtouch, none once a deathtouch source has assigned it
+  damage this step. What remains goes, for an attacker with trample, to what it attacks
+  (with trample over planeswalkers: the planeswalker's loyalty first, then its controller);
+  otherwise onto the last creature.
 - `first_takes_all`: all the damage to the first creature it faces (an unblocked attacker:
   to what it attacks; a blocked trampler whose blockers are all gone: to what it attacks).
 """

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import blocking, sba
-from .combat import FIRST_STRIKE, STRIKERS, Attack
+from .combat import FIRST_STRIKE, STEPS, STRIKERS, Attack
 from .fields import (
     ScenarioError,
     array,
@@ -37,7 +37,6 @@ from .vocabulary import (
     POLICY_FIELDS,
     SCENARIO_FIELDS,
     SOURCE_FIELDS,
-    STEPS,
     SUPERTYPES,
     suggestion,
 )

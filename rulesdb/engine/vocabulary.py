@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import difflib
 
-from .combat import FIRST_STRIKE, REGULAR
-
 # Keywords without a parameter, as printed on cards (lower case).
 SIMPLE_KEYWORDS = frozenset({
     "deathtouch", "defender", "double strike", "fear", "first strike", "flying",
@@ -28,7 +26,6 @@ CARD_TYPES = frozenset({"artifact", "battle", "creature", "enchantment", "kindre
                         "planeswalker"})
 SUPERTYPES = frozenset({"basic", "legendary", "snow", "world"})
 COUNTERS = frozenset({"+1/+1", "-1/-1", "loyalty", "defense"})
-STEPS = (FIRST_STRIKE, REGULAR)
 
 SCENARIO_FIELDS = frozenset({"$schema", "name", "description", "source", "active", "players",
                              "permanents", "attacks", "blocks", "damage_assignment",
