@@ -101,13 +101,13 @@ def _effects(state: GameState, a: Assignment) -> list[Line]:
     """What dealt damage does to its recipient (120.3 and the keywords changing it)."""
     source = _get(state, a.source)
     target = state.permanent(a.target)
+    dealt = f"{a.source} deals {a.amount} damage to {a.target}"
     lines = []
     if target is None:
         if "infect" in source.keywords:
-            lines.append(Line(f"{a.target} gets {a.amount} poison counters (infect)",
-                              ("702.90b",)))
+            lines.append(Line(f"{dealt}: {a.amount} poison counters (infect)", ("702.90b",)))
         else:
-            lines.append(Line(f"{a.target} loses {a.amount} life", ("120.3a",)))
+            lines.append(Line(f"{dealt}: {a.target} loses {a.amount} life", ("120.3a",)))
         if source.toxic:
             lines.append(Line(f"{a.target} gets {source.toxic} poison counters (toxic "
                               f"{source.toxic})", ("702.164c",)))
@@ -116,16 +116,13 @@ def _effects(state: GameState, a: Assignment) -> list[Line]:
         if {"infect", "wither"} & source.keywords:
             keyword = "infect" if "infect" in source.keywords else "wither"
             rule = "702.90c" if keyword == "infect" else "702.80a"
-            lines.append(Line(f"{a.amount} -1/-1 counters are put on {a.target} ({keyword})",
-                              (rule,)))
+            lines.append(Line(f"{dealt}: {a.amount} -1/-1 counters ({keyword})", (rule,)))
         else:
-            lines.append(Line(f"{a.amount} damage is marked on {a.target}", ("120.3e",)))
+            lines.append(Line(f"{dealt}, marked on it", ("120.3e",)))
     if target.is_("planeswalker"):
-        lines.append(Line(f"{a.amount} loyalty counters are removed from {a.target}",
-                          ("120.3c",)))
+        lines.append(Line(f"{dealt}: {a.amount} loyalty counters removed", ("120.3c",)))
     if target.is_("battle"):
-        lines.append(Line(f"{a.amount} defense counters are removed from {a.target}",
-                          ("120.3h",)))
+        lines.append(Line(f"{dealt}: {a.amount} defense counters removed", ("120.3h",)))
     return lines
 
 
@@ -133,7 +130,8 @@ def describe(permanent: Permanent) -> str:
     """"a1 (Name, 2/2, flying)": the id, then what a reader needs to follow the combat."""
     parts = [permanent.name] if permanent.name != permanent.id else []
     if permanent.is_("creature"):
-        parts.append(f"{permanent.current_power}/{permanent.current_toughness}")
+        parts.append(" ".join([*sorted(permanent.colors),
+                               f"{permanent.current_power}/{permanent.current_toughness}"]))
     if permanent.damage:
         parts.append(f"{permanent.damage} damage marked")
     parts += sorted(permanent.keywords)

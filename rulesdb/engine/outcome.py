@@ -141,3 +141,31 @@ def _game_over(after: GameState, reports: tuple[StepReport, ...]) -> dict[str, A
     winners = [p.id for p in after.players if not p.lost]
     return {"step": reports[-1].step, "winners": winners, "losers": losers,
             "rules": ["104.2a"] if winners else ["104.4a"]}
+
+
+def unmet(expected: Any, actual: Any, where: str = "") -> list[str]:
+    """Where `actual` falls short of `expected` (a scenario's `expect`): objects match on
+    the keys expected gives, lists item for item in any order, other values equal."""
+    if isinstance(expected, dict):
+        if not isinstance(actual, dict):
+            return [f"{where or 'outcome'}: expected an object, got {actual!r}"]
+        problems = []
+        for key, value in expected.items():
+            if key not in actual:
+                problems.append(f"{where}{key}: missing")
+            else:
+                problems += unmet(value, actual[key], f"{where}{key}.")
+        return problems
+    if isinstance(expected, list):
+        if not isinstance(actual, list) or len(actual) != len(expected):
+            return [f"{where.rstrip('.')}: expected {len(expected)} items, got "
+                    f"{len(actual) if isinstance(actual, list) else actual!r}"]
+        left = list(actual)
+        for item in expected:
+            match = next((a for a in left if not unmet(item, a)), None)
+            if match is None:
+                return [f"{where.rstrip('.')}: no item matches {item!r}"]
+            left.remove(match)
+        return []
+    return [] if expected == actual else [f"{where.rstrip('.')}: expected {expected!r}, got "
+                                          f"{actual!r}"]
