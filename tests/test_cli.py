@@ -35,8 +35,9 @@ def test_every_command_has_help_with_an_example_json_and_readme_docs(name):
     assert result.exit_code == 0
     assert "Example:" in result.output
     assert any(isinstance(p, click.Option) and "--json" in p.opts for p in command.params)
-    readme = (ROOT / "README.md").read_text()
-    assert re.search(rf"rulesdb {name}\b", readme), f"README lacks an example of {name}"
+    docs = "\n".join(path.read_text() for path in [ROOT / "README.md",
+                                                    *sorted((ROOT / "docs").glob("*.md"))])
+    assert re.search(rf"rulesdb {name}\b", docs), f"README and docs lack an example of {name}"
 
 
 def test_docs_json(db_path):

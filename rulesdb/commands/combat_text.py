@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -35,13 +36,14 @@ class Citations:
                 self.conn = None
 
     def lookup(self, number: str) -> tuple[str, str]:
-        """The first words of rule `number` (cr-2025-06-06, else the newest edition that has
-        it; '' without a database) and its page's address."""
+        """The first words of rule `number` in the release the evaluator cites ('' without
+        a database or when the database has that release only in part, without the rule)
+        and its page's address. Never another release's: numbers move between them."""
         if number not in self.cache:
             words, doc = "", EDITION
             if self.conn is not None:
-                row = query.find_rule(self.conn, number, EDITION) or query.find_rule(
-                    self.conn, number)
+                row = next(filter(None, (query.find_rule(self.conn, number, edition)
+                                         for edition in self.editions)), None)
                 if row:
                     doc = row["document"]
                     text = row["text"].split()
@@ -49,6 +51,15 @@ class Citations:
                                                            else "")
             self.cache[number] = (words, f"{self.site}{rule_url(doc, number)}")
         return self.cache[number]
+
+    @cached_property
+    def editions(self) -> list[str]:
+        """The documents of the cited release: cr-2025-06-06 itself, then its parts
+        (cr-2025-06-06-chapter7, the bundled chapter 7)."""
+        assert self.conn is not None
+        rows = self.conn.execute("SELECT id FROM documents WHERE id = ? OR id LIKE ? "
+                                 "ORDER BY partial, id", [EDITION, f"{EDITION}-%"])
+        return [row[0] for row in rows]
 
     def line(self, number: str) -> str:
         """'510.1c A blocked creature assigns … <address>' (a cause that is not a rule, such
