@@ -59,7 +59,7 @@ def test_combat_tells_the_steps_with_the_rules_and_their_pages(tmp_path):
         f"      120.3a  {page}120.3a",
         "  B loses the game: 0 or less life",
         f"      704.5a  {page}704.5a",
-        "The game is over: A wins; no further combat damage is dealt",
+        "The game is over: A wins; the second combat damage step is not played",
         f"    104.2a  {page}104.2a",
         "Result",
         "  A: 20 life (+0), 0 poison (+0)",

@@ -42,10 +42,11 @@ class Attack:
         return bool(self.blockers) if self.blocked is None else self.blocked
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Assignment:
     """`amount` combat damage assigned (or dealt) by `source` to `target`; `rules` say why
-    it went there (not part of equality)."""
+    it went there (not part of equality). Not frozen, for speed (thousands are made a
+    second); nothing changes one once made."""
 
     source: str
     target: str

@@ -53,7 +53,9 @@ def narrate(evaluation: Evaluation) -> list[Line]:
     if losers:
         winners = [p.id for p in over.players if not p.lost]
         result = f"{winners[0]} wins" if winners else "it is a draw"
-        lines.append(Line(f"The game is over: {result}; no further combat damage is dealt",
+        early = evaluation.reports[-1].step == FIRST_STRIKE
+        lines.append(Line(f"The game is over: {result}"
+                          + ("; the second combat damage step is not played" if early else ""),
                           ("104.2a",) if winners else ("104.4a",), 0))
     lines.append(Line("Result", (), 0))
     for player in over.players:

@@ -15,6 +15,8 @@ from .scenario import load
 Scenario = dict[str, Any]
 # Lowest value a number may shrink to, by field.
 FLOORS = {"toughness": 1, "loyalty": 1, "defense": 1, "toxic": 1}
+# A keyword and the simpler one it extends, tried in its place.
+SIMPLER_KEYWORDS = {"trample over planeswalkers": "trample", "double strike": "first strike"}
 
 
 def shrink(scenario: Scenario, fails: Callable[[Scenario], bool],
@@ -92,6 +94,9 @@ def _simpler_permanent(s: Scenario, index: int, permanent: dict[str, Any]
     for position in range(len(keywords)):
         yield _edit(s, lambda c, i=index, k=position: c["permanents"][i]["keywords"].pop(k))
     for position, keyword in enumerate(keywords):
+        if isinstance(keyword, str) and keyword in SIMPLER_KEYWORDS:
+            yield _edit(s, lambda c, i=index, k=position, w=SIMPLER_KEYWORDS[keyword]:
+                        c["permanents"][i]["keywords"].__setitem__(k, w))
         if isinstance(keyword, dict) and "protection" in keyword and len(
                 keyword["protection"]) > 1:
             for quality in range(len(keyword["protection"])):
@@ -103,6 +108,12 @@ def _simpler_permanent(s: Scenario, index: int, permanent: dict[str, Any]
                             c["permanents"][i]["keywords"][k].update(toxic=v))
     for position in range(len(permanent.get("colors", []))):
         yield _edit(s, lambda c, i=index, k=position: c["permanents"][i]["colors"].pop(k))
+    counters = permanent.get("counters", {})
+    if isinstance(permanent.get("power"), int) and isinstance(permanent.get("toughness"), int):
+        for kind, sign in (("+1/+1", 1), ("-1/-1", -1)):
+            if isinstance(counters.get(kind), int) and counters[kind]:
+                yield _edit(s, lambda c, i=index, k=kind, n=sign * counters[kind]:
+                            _fold_counters(c["permanents"][i], k, n))
     for key in ("damage", "counters", "name", "tapped", "keywords", "colors", "types"):
         if key in permanent:
             yield _edit(s, lambda c, i=index, k=key: c["permanents"][i].pop(k))
@@ -116,6 +127,15 @@ def _simpler_permanent(s: Scenario, index: int, permanent: dict[str, Any]
             for value in _lower(count, FLOORS.get(kind, 0)):
                 yield _edit(s, lambda c, i=index, k=kind, v=value:
                             c["permanents"][i]["counters"].update({k: v}))
+
+
+def _fold_counters(permanent: dict[str, Any], kind: str, change: int) -> None:
+    """The same creature with its `kind` counters written into its power and toughness."""
+    del permanent["counters"][kind]
+    if not permanent["counters"]:
+        del permanent["counters"]
+    permanent["power"] += change
+    permanent["toughness"] += change
 
 
 def canonical(s: Scenario) -> Scenario:
