@@ -101,16 +101,12 @@ def declaration_problems(state: GameState, blocks: dict[str, list[str]],
     given): who may block at all, how many attackers each may block, restrictions."""
     blocked_by: dict[str, list[str]] = {}
     for blocker_id, attacker_ids in blocks.items():
-        blocker = state.permanent(blocker_id)
-        assert blocker is not None
-        if not blocker.is_("creature") or blocker.is_("battle"):
-            yield Problem("509.1a", f"{blocker_id} is not a creature that can block",
-                          blocker_id)
-        elif blocker.controller != defender:
-            yield Problem("509.1a", f"{blocker_id} is not controlled by the defending player "
-                          f"{defender}", blocker_id)
-        elif blocker.tapped:
-            yield Problem("509.1a", f"{blocker_id} is tapped and can't block", blocker_id)
+        blocker = _must(state, blocker_id)
+        unfit = _unfit(blocker, "509.1a", "block", defender, "defending")
+        if unfit is None and blocker.tapped:
+            unfit = Problem("509.1a", f"{blocker_id} is tapped and can't block", blocker_id)
+        if unfit is not None:
+            yield unfit
         limit = blocker.additional_blocks
         if limit is not None and len(attacker_ids) > 1 + limit:
             yield Problem("509.1a", f"{blocker_id} blocks {len(attacker_ids)} creatures but can "
@@ -180,12 +176,9 @@ def attack_problems(state: GameState, attacks: list[tuple[str, str]],
     """Problems of a declaration of attackers (attacker id, what it attacks)."""
     for attacker_id, target_id in attacks:
         attacker = _must(state, attacker_id)
-        if not attacker.is_("creature") or attacker.is_("battle"):
-            yield Problem("508.1a", f"{attacker_id} is not a creature that can attack",
-                          attacker_id)
-        elif attacker.controller != active:
-            yield Problem("508.1a", f"{attacker_id} is not controlled by the attacking player "
-                          f"{active}", attacker_id)
+        unfit = _unfit(attacker, "508.1a", "attack", active, "attacking")
+        if unfit is not None:
+            yield unfit
         elif "defender" in attacker.keywords:
             yield Problem("702.3b", f"{attacker_id} has defender and can't attack", attacker_id)
         elif "can't attack alone" in attacker.keywords and len(attacks) == 1:
@@ -206,6 +199,17 @@ def attack_problems(state: GameState, attacks: list[tuple[str, str]],
         else:
             yield Problem("506.3", f"only a player, a planeswalker or a battle can be "
                           f"attacked, not {target_id}", attacker_id, target_id)
+
+
+def _unfit(creature: Permanent, rule: str, verb: str, player: str,
+           side: str) -> Problem | None:
+    """A problem when `creature` is no creature (or is a battle) or is not `player`'s."""
+    if not creature.is_("creature") or creature.is_("battle"):
+        return Problem(rule, f"{creature.id} is not a creature that can {verb}", creature.id)
+    if creature.controller != player:
+        return Problem(rule, f"{creature.id} is not controlled by the {side} player {player}",
+                       creature.id)
+    return None
 
 
 def _quality(protection: frozenset[str], source: Permanent) -> str:

@@ -70,6 +70,6 @@ def enforces(*rules: str) -> Callable[[F], F]:
 
 def registry() -> list[Enforcement]:
     """Every declared enforcement of the evaluator's modules, in declaration order."""
-    from . import combat, sba  # noqa: F401  (importing them fills REGISTRY)
+    from . import blocking, combat, damage, sba  # noqa: F401  (importing them fills REGISTRY)
 
     return list(REGISTRY)
