@@ -153,8 +153,8 @@ def requirement_problem(state: GameState, blocks: dict[str, list[str]], attacker
             best = count
     if best > obeyed:
         idle = next(p.id for p in bound if not blocks.get(p.id))
-        return Problem("509.1c", f"{idle} blocks each combat if able, and a legal declaration "
-                       f"obeys {best} such requirements where this one obeys {obeyed}", idle)
+        return Problem("509.1c", f"{idle} blocks each combat if able: a legal declaration "
+                       f"obeys {best} of these requirements, this one {obeyed}", idle)
     return None
 
 
