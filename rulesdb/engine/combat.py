@@ -56,8 +56,9 @@ class Assignment:
 
 @dataclass
 class Pending:
-    """Damage the attacking player's creatures assign in one step, as 702.19b-c count it:
-    amounts by recipient, and the creatures a deathtouch source assigns damage to (702.2c)."""
+    """Damage the attacking player's creatures assign in one step, as the lethal-damage
+    checks of trample (702.19b-c) and deathtouch (702.2c) count it: amounts by recipient,
+    and the creatures a deathtouch source assigns damage to."""
 
     amounts: dict[str, int] = field(default_factory=dict)
     deathtouch: set[str] = field(default_factory=set)
