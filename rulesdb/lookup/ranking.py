@@ -37,6 +37,9 @@ FIRST_RULE = 0.25  # the first rule under a heading states what the heading name
 OBSOLETE = 0.5  # an obsolete glossary entry, unless the query names its term
 SPECIFIC = 16  # a heading over more rules than this is less specific (see _specificity)
 CONCENTRATED = 0.2  # a heading holding none of the rules that say a concept: this much
+MEET = 0.4  # a rule about one concept that speaks as another's rules do (see `meet`)
+HOME = 60  # rules: a heading over more is no concept's own rules (for `meet`)
+PROFILE = 40  # words: the most frequent of a concept's own rules stand for them
 STUB = 6  # words: a first rule this short only names its kind ("Flying is an evasion ability.")
 RERANK = 200  # the best items by coverage whose texts' lengths order near equals
 BUCKET = 0.02  # coverages this close are equal: the denser text comes first
@@ -55,6 +58,7 @@ class Evidence:
     about: dict[int, float] = field(default_factory=dict)
     glossary_about: dict[int, float] = field(default_factory=dict)
     first: dict[int, float] = field(default_factory=dict)  # first rule under a heading
+    near: dict[int, float] = field(default_factory=dict)  # rules of others speaking of it
 
     @property
     def count(self) -> int:
@@ -194,6 +198,54 @@ def about(conn: sqlite3.Connection, scope: Scope, concepts: list[Concept],
                     item.first[index] = max(share, item.first.get(index, 0.0))
 
 
+def meet(conn: sqlite3.Connection, scope: Scope, found: list[Evidence],
+         stopwords: frozenset[str]) -> None:
+    """Where concepts with rules of their own meet. A query that names two keywords asks
+    how they interact, and the rules that answer often name only one: 702.2c, under
+    Deathtouch, speaks of combat damage assigned, lethal damage and excess damage — the
+    words of trample's rules. So a rule under one concept's heading covers another concept
+    in part, by how closely its text matches the other's rules (bm25 over the words they
+    use most, which weighs rare words most), relative to its siblings."""
+    homes: dict[int, list[int]] = {}
+    for place, item in enumerate(found):
+        rules = [index for heading in item.headings if scope.sizes.get(heading, 0) <= HOME
+                 for index in scope.under(heading) if not scope.titled[index]]
+        if rules:
+            homes[place] = rules
+    if len(homes) < 2:
+        return
+    wanted = {scope.text_ids[index] for rules in homes.values() for index in rules}
+    texts = dict(conn.execute(f"SELECT id, text FROM texts WHERE id IN "
+                              f"({','.join('?' * len(wanted))})", list(wanted)))
+    names = {word for item in found for heading in item.headings
+             for word in words_of(scope.titles[heading])}
+    for other, rules in homes.items():
+        counts: dict[str, int] = defaultdict(int)
+        for index in rules:
+            for word in words_of(texts.get(scope.text_ids[index]) or ""):
+                if word not in stopwords and word not in names and not word[0].isdigit():
+                    counts[word] += 1
+        profile = sorted(counts, key=lambda word: -counts[word])[:PROFILE]
+        if not profile:
+            continue
+        match = " OR ".join(f'"{word}"' for word in profile)
+        for place, own in homes.items():
+            if place == other:
+                continue
+            scores = {}
+            for index in own:
+                row = conn.execute("SELECT bm25(texts_fts) FROM texts_fts WHERE texts_fts "
+                                   "MATCH ? AND rowid = ?", [match, scope.text_ids[index]]
+                                   ).fetchone()
+                if row and row[0] is not None:
+                    scores[index] = -row[0]
+            best = max(scores.values(), default=0.0)
+            item = found[other]
+            for index, score in scores.items():
+                if best > 0:
+                    item.near[index] = max(item.near.get(index, 0.0), MEET * score / best)
+
+
 def _first_rule(conn: sqlite3.Connection, scope: Scope, rules: list[int]) -> int | None:
     """The first rule under a heading that states something: not a heading, nor a stub
     that only names the kind of ability ("Lifelink is a static ability.")."""
@@ -285,10 +337,11 @@ def rank(conn: sqlite3.Connection, scope: Scope, found: list[Evidence],
     rules: dict[int, dict[int, tuple[float, bool]]] = defaultdict(dict)
     terms: dict[int, dict[int, tuple[float, bool]]] = defaultdict(dict)
     for place, item in enumerate(found):
-        for index in item.says.union(item.about, item.examples):
+        for index in item.says.union(item.about, item.examples, item.near):
             says = index in item.says
             strength = max(item.about.get(index, 0.0), SAYS if says else 0.0,
-                           IN_EXAMPLE if index in item.examples else 0.0)
+                           IN_EXAMPLE if index in item.examples else 0.0,
+                           item.near.get(index, 0.0))
             strength += FIRST_RULE * item.first.get(index, 0.0)
             if scope.titled[index]:
                 strength *= HEADING

@@ -74,6 +74,7 @@ def search(conn: sqlite3.Connection, query: str, doc_id: str | None = None, limi
         scope = _scope(conn, scope_id)
         found = [ranking.evidence(conn, scope, concept) for concept in read.concepts]
         ranking.about(conn, scope, list(read.concepts), found, lexicon.stopwords)
+        ranking.meet(conn, scope, found, lexicon.stopwords)
         ranked = ranking.rank(conn, scope, found, _exact_terms(scope, read),
                               _named_obsolete(scope, read))
         hits = [_hit(scope, item, read) for item in ranked[:limit]]
