@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sqlite_utils
 
-from .schema import FTS
+from .schema import FTS, ensure_schema
 
 TEXTS_FTS = "texts_fts"
 
@@ -25,6 +25,22 @@ def ensure_fts(db: sqlite_utils.Database) -> None:
             db.execute(f"CREATE VIRTUAL TABLE [{table}_fts] USING FTS5 ({names}, "
                        f"tokenize='porter', content=[{table}], content_rowid=[id])")
         db.execute(f"INSERT INTO [{table}_fts] ([{table}_fts]) VALUES ('rebuild')")
+    count_stems(db)
+
+
+def count_stems(db: sqlite_utils.Database) -> None:
+    """How many distinct rule texts say each stem (`search_stems`, read from the texts'
+    index): search weighs words by it. Done again whenever texts come or go."""
+    if not _has_fts(db, "texts"):
+        return
+    ensure_schema(db, ["search_stems"])
+    db.execute("DROP TABLE IF EXISTS temp.texts_fts_vocabulary")
+    db.execute("CREATE VIRTUAL TABLE temp.texts_fts_vocabulary "
+               f"USING fts5vocab(main, '{TEXTS_FTS}', 'row')")
+    db.execute("DELETE FROM search_stems")
+    db.execute("INSERT INTO search_stems (stem, texts) SELECT term, doc "
+               "FROM temp.texts_fts_vocabulary")
+    db.execute("DROP TABLE temp.texts_fts_vocabulary")
 
 
 def index_texts(db: sqlite_utils.Database, rows: list[tuple[int, str]]) -> None:
@@ -51,6 +67,7 @@ def index_fts(db: sqlite_utils.Database, doc_ids: list[str]) -> None:
     if not all(_has_fts(db, table) for table in [*FTS, "texts"]):
         ensure_fts(db)  # indexes every row
         return
+    count_stems(db)
     marks = ", ".join("?" * len(doc_ids))
     for table, columns in FTS.items():
         names = ", ".join(f"[{column}]" for column in columns)

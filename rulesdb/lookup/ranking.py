@@ -38,8 +38,9 @@ OBSOLETE = 0.5  # an obsolete glossary entry, unless the query names its term
 SPECIFIC = 16  # a heading over more rules than this is less specific (see _specificity)
 CONCENTRATED = 0.2  # a heading holding none of the rules that say a concept: this much
 MEET = 0.4  # a rule about one concept that speaks as another's rules do (see `meet`)
-HOME = 60  # rules: a heading over more is no concept's own rules (for `meet`)
+HOME = 25  # rules: a heading over more is no concept's own rules (for `meet`)
 PROFILE = 40  # words: the most frequent of a concept's own rules stand for them
+LITERAL_MOST = 300  # texts: a glossary term said more often is matched by its stem alone
 STUB = 6  # words: a first rule this short only names its kind ("Flying is an evasion ability.")
 RERANK = 200  # the best items by coverage whose texts' lengths order near equals
 BUCKET = 0.02  # coverages this close are equal: the denser text comes first
@@ -77,6 +78,8 @@ def evidence(conn: sqlite3.Connection, scope: Scope, concept: Concept) -> Eviden
     text_ids = [text_id for (text_id,) in conn.execute(
         "SELECT rowid FROM texts_fts WHERE texts_fts MATCH ?", [match])
         if text_id in scope.by_text]
+    if literal and len(text_ids) > LITERAL_MOST and not _signed(concept):
+        literal = None  # a word said this often is not confused by another of its stem
     if literal:
         text_ids = _saying(conn, "SELECT id, text FROM texts", text_ids, literal)
     for text_id in text_ids:
@@ -101,7 +104,7 @@ def _literal(scope: Scope, concept: Concept) -> re.Pattern | None:
     a signed power and toughness ("+1/+1", "-1/-1": the index reads their digits alone), or
     a one-word glossary term, whose stem other words share ("defender" and "defending
     player"; "flash" and "flashing"): the term itself, or its plural."""
-    signed = [phrase for phrase in concept.phrases if re.fullmatch(r"[+-]\d+/[+-]\d+", phrase)]
+    signed = _signed(concept)
     if signed:
         forms = [form for phrase in signed for form in (phrase, phrase.replace("-", "−"))]
         return re.compile("|".join(re.escape(form) for form in forms))
@@ -112,6 +115,10 @@ def _literal(scope: Scope, concept: Concept) -> re.Pattern | None:
         return re.compile(r"\b(?:" + "|".join(re.escape(word) for word in terms)
                           + r")(?:e?s)?\b", re.I)
     return None
+
+
+def _signed(concept: Concept) -> list[str]:
+    return [phrase for phrase in concept.phrases if re.fullmatch(r"[+-]\d+/[+-]\d+", phrase)]
 
 
 def _saying(conn: sqlite3.Connection, select: str, ids: list[int], literal: re.Pattern
@@ -204,8 +211,8 @@ def meet(conn: sqlite3.Connection, scope: Scope, found: list[Evidence],
     how they interact, and the rules that answer often name only one: 702.2c, under
     Deathtouch, speaks of combat damage assigned, lethal damage and excess damage — the
     words of trample's rules. So a rule under one concept's heading covers another concept
-    in part, by how closely its text matches the other's rules (bm25 over the words they
-    use most, which weighs rare words most), relative to its siblings."""
+    in part, by how many of the words the other's rules use most it says (rare words
+    counting more), relative to its siblings."""
     homes: dict[int, list[int]] = {}
     for place, item in enumerate(found):
         rules = [index for heading in item.headings if scope.sizes.get(heading, 0) <= HOME
@@ -217,33 +224,61 @@ def meet(conn: sqlite3.Connection, scope: Scope, found: list[Evidence],
     wanted = {scope.text_ids[index] for rules in homes.values() for index in rules}
     texts = dict(conn.execute(f"SELECT id, text FROM texts WHERE id IN "
                               f"({','.join('?' * len(wanted))})", list(wanted)))
-    names = {word for item in found for heading in item.headings
-             for word in words_of(scope.titles[heading])}
-    for other, rules in homes.items():
+    # words compared by their light key (plural and possessive off); only the profiles'
+    # words are stemmed, to be weighed
+    names = {key for item in found for heading in item.headings
+             for key in key_of(words_of(scope.titles[heading]))}
+    said: dict[int, list[str]] = {
+        index: [key for key in key_of(words_of(texts.get(scope.text_ids[index]) or ""))
+                if key not in stopwords and not key[0].isdigit()]
+        for rules in homes.values() for index in rules}
+    profiles = {}
+    for place, rules in homes.items():
         counts: dict[str, int] = defaultdict(int)
         for index in rules:
-            for word in words_of(texts.get(scope.text_ids[index]) or ""):
-                if word not in stopwords and word not in names and not word[0].isdigit():
-                    counts[word] += 1
-        profile = sorted(counts, key=lambda word: -counts[word])[:PROFILE]
-        if not profile:
-            continue
-        match = " OR ".join(f'"{word}"' for word in profile)
-        for place, own in homes.items():
+            for word in set(said[index]) - names:
+                counts[word] += 1
+        profiles[place] = sorted(counts, key=lambda word: -counts[word])[:PROFILE]
+    words = {word for profile in profiles.values() for word in profile}
+    stems = _stem_weights(conn, {stem(word) for word in words})
+    weight = {word: stems.get(stem(word), 0.0) for word in words}
+    average = sum(map(len, said.values())) / max(1, len(said))
+    for other, profile in profiles.items():
+        speaks = set(profile)
+        for place, rules in homes.items():
             if place == other:
                 continue
-            scores = {}
-            for index in own:
-                row = conn.execute("SELECT bm25(texts_fts) FROM texts_fts WHERE texts_fts "
-                                   "MATCH ? AND rowid = ?", [match, scope.text_ids[index]]
-                                   ).fetchone()
-                if row and row[0] is not None:
-                    scores[index] = -row[0]
+            scores = {index: _bm25(said[index], speaks, weight, average) for index in rules}
             best = max(scores.values(), default=0.0)
-            item = found[other]
             for index, score in scores.items():
-                if best > 0:
-                    item.near[index] = max(item.near.get(index, 0.0), MEET * score / best)
+                if best > 0 and score > 0:
+                    found[other].near[index] = max(found[other].near.get(index, 0.0),
+                                                   MEET * score / best)
+
+
+def _bm25(words: list[str], query: set[str], weight: dict[str, float], average: float,
+          k1: float = 1.2, b: float = 0.75) -> float:
+    """Okapi BM25 of a text (its words as stems) for a set of query stems."""
+    counts: dict[str, int] = defaultdict(int)
+    for word in words:
+        if word in query:
+            counts[word] += 1
+    norm = k1 * (1 - b + b * len(words) / (average or 1))
+    return sum(weight.get(word, 0.0) * count * (k1 + 1) / (count + norm)
+               for word, count in counts.items())
+
+
+def _stem_weights(conn: sqlite3.Connection, stems: set[str]) -> dict[str, float]:
+    """How rare each stem is among the distinct rule texts of every edition (idf)."""
+    if not stems:
+        return {}
+    try:
+        total = conn.execute("SELECT count(*) FROM texts").fetchone()[0] or 1
+        rows = conn.execute(f"SELECT stem, texts FROM search_stems WHERE stem IN "
+                            f"({','.join('?' * len(stems))})", list(stems)).fetchall()
+    except sqlite3.OperationalError:  # a database built before search counted its stems
+        return {}
+    return {stem_: math.log(1 + total / count) for stem_, count in rows if count}
 
 
 def _first_rule(conn: sqlite3.Connection, scope: Scope, rules: list[int]) -> int | None:
@@ -334,32 +369,41 @@ def rank(conn: sqlite3.Connection, scope: Scope, found: list[Evidence],
     the query names (not held back)."""
     weights = [_idf(scope.size, item.count) for item in found]
     total = sum(weights) or 1.0
-    rules: dict[int, dict[int, tuple[float, bool]]] = defaultdict(dict)
-    terms: dict[int, dict[int, tuple[float, bool]]] = defaultdict(dict)
-    for place, item in enumerate(found):
-        for index in item.says.union(item.about, item.examples, item.near):
+    # per item: the weighted strengths summed, the weight of the concepts it says, and
+    # which concepts it covers (a bit each)
+    rules: dict[int, list] = {}
+    terms: dict[int, list] = {}
+    for place, (weight, item) in enumerate(zip(weights, found, strict=True)):
+        bit = 1 << place
+        about, near, examples, first = item.about, item.near, item.examples, item.first
+        for index in item.says.union(about, examples, near):
             says = index in item.says
-            strength = max(item.about.get(index, 0.0), SAYS if says else 0.0,
-                           IN_EXAMPLE if index in item.examples else 0.0,
-                           item.near.get(index, 0.0))
-            strength += FIRST_RULE * item.first.get(index, 0.0)
+            strength = max(about.get(index, 0.0), SAYS if says else 0.0,
+                           IN_EXAMPLE if index in examples else 0.0, near.get(index, 0.0))
+            strength += FIRST_RULE * first.get(index, 0.0)
             if scope.titled[index]:
                 strength *= HEADING
-            rules[index][place] = (strength, says)
+            entry = rules.setdefault(index, [0.0, 0.0, 0])
+            entry[0] += weight * strength
+            entry[1] += weight if says else 0.0
+            entry[2] |= bit
         for gloss_id in item.glossary_says.union(item.glossary_about):
             strength = max(DEFINES * item.glossary_about.get(gloss_id, 0.0),
                            SAYS if gloss_id in item.glossary_says else 0.0)
-            terms[gloss_id][place] = (strength, True)
+            entry = terms.setdefault(gloss_id, [0.0, 0.0, 0])
+            entry[0] += weight * strength
+            entry[1] += weight
+            entry[2] |= bit
     held_back = scope.obsolete - (named_obsolete or set())
     ranked = []
     for kind, scores in (("rule", rules), ("glossary", terms)):
-        for key, parts in scores.items():
-            coverage = sum(weights[place] * strength
-                           for place, (strength, _) in parts.items()) / total
+        for key, (covered, said, bits) in scores.items():
+            coverage = covered / total
             if kind == "glossary" and key in held_back:
                 coverage *= OBSOLETE
-            said = sum(weights[place] for place, (_, says) in parts.items() if says) / total
-            ranked.append(Ranked(kind, key, coverage, said, tuple(sorted(parts))))
+            ranked.append(Ranked(kind, key, coverage, said / total,
+                                 tuple(place for place in range(len(found))
+                                       if bits >> place & 1)))
     ranked.sort(key=lambda item: -item.coverage)
     return _by_density(conn, scope, ranked, exact_terms or set())
 
