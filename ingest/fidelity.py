@@ -15,12 +15,15 @@ from .model import Document, GlossaryEntry, Rule
 
 # (pattern, written as): the typography one form prints and another spells otherwise
 TYPOGRAPHY = (
+    # the text releases of 2008-2014 mark italics "_Magic_" and links "<Wizards.com/Locator>"
+    (r"(?<!\w)_([^_\n]+)_(?!\w)", r"\1"),
+    (r"<([^<>\s]+)>", r"\1"),
     (r"[‘’‛′`]", "'"),
     (r"[“”„″]", '"'),
-    (r"—|--", "—"),
+    (r"[^\S\n]*(?:—|--)[^\S\n]*", "—"),
     (r"[‐‑‒–]", "-"),
-    (r"™|\((?:TM|tm)\)", "™"),
-    (r"®|\((?:R|r)\)", "®"),
+    (r"[^\S\n]*(?:™|\((?:TM|tm)\))", "™"),
+    (r"[^\S\n]*(?:®|\((?:R|r)\))", "®"),
     (r"©|\((?:C|c)\)", "©"),
     (r"…", "..."),
     (r"[^\S\n]+", " "),  # spacing: a paragraph break (a rule's second paragraph) is kept

@@ -10,6 +10,8 @@ far more.
 
 from __future__ import annotations
 
+import re
+
 from .decode import decode
 from .model import ParseError
 
@@ -25,6 +27,7 @@ OLE2 = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 # a PDF's header may follow other bytes within its first kilobyte (PDF 32000-1, annex H.3)
 _PDF_HEADER, _PDF_HEADER_WITHIN = b"%PDF-", 1024
 _RTF = b"{\\rtf"
+_CONTROL = re.compile("[\\x00-\\x08\\x0e-\\x1f\\x7f]")
 
 
 def form_of(data: bytes) -> str:
@@ -66,6 +69,6 @@ def release_text(data: bytes, notes: list[str] | None = None,
     if len(text) > max_bytes:
         raise ParseError(f"{NAMES[form]} whose text is larger than "
                          f"{max_bytes / 1024 / 1024:g} MB, the most read (--max-mb)", 0)
-    # the readers' text is read as a text file's is: no control characters, no invisible
-    # ones, line breaks as "\n"
-    return form, decode(text.encode("utf-8"), notes)
+    # the readers' text is read as a text file's is: no invisible characters, line breaks
+    # as "\n"; a control character left (a PDF font's glyph mapped to none) is no text
+    return form, decode(_CONTROL.sub("", text).encode("utf-8"), notes)
