@@ -46,12 +46,13 @@ def docx_text(data: bytes, max_bytes: int) -> str:
     """The text of the .docx file `data`; ParseError with one line when it is not a readable
     Word document, or holds more than `max_bytes` of XML."""
     try:
-        archive = zipfile.ZipFile(io.BytesIO(data))
-    except (zipfile.BadZipFile, OSError, ValueError) as exc:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            xml = _member(archive, _main_part(archive), max_bytes)
+    except ParseError:
+        raise
+    except Exception as exc:  # zipfile's errors on a damaged archive are of many kinds
         raise ParseError(f"a damaged ZIP archive ({exc}), not a readable Word document",
                          0) from None
-    with archive:
-        xml = _member(archive, _main_part(archive), max_bytes)
     if b"<!DOCTYPE" in xml or b"<!ENTITY" in xml:
         raise ParseError(f"{WORD} whose XML declares a DTD (Word never writes one): not read",
                          0)
@@ -95,7 +96,7 @@ def _main_part(archive: zipfile.ZipFile) -> str:
 def _member(archive: zipfile.ZipFile, name: str, max_bytes: int) -> bytes:
     """The bytes of member `name`, inflated to at most `max_bytes` whatever its entry
     claims; ParseError when it holds more, or cannot be read."""
-    limit = f"{max_bytes / 1024 / 1024:g} MB"
+    limit = f"{max_bytes / 1024 / 1024:.3g} MB"
     info = archive.getinfo(name)
     if info.file_size > max_bytes:
         raise ParseError(f"{WORD} whose {name} is {info.file_size} bytes uncompressed, "

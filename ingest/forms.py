@@ -24,8 +24,10 @@ DEFAULT_MAX_BYTES = 20 * 1024 * 1024  # rulesdb.sources.limits.MAX_MB
 # a ZIP archive opens with a file's local header, or is empty: its end record alone
 ZIP = (b"PK\x03\x04", b"PK\x05\x06")
 OLE2 = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
-# a PDF's header may follow other bytes within its first kilobyte (PDF 32000-1, annex H.3)
-_PDF_HEADER, _PDF_HEADER_WITHIN = b"%PDF-", 1024
+# a PDF's header ("%PDF-1.7") may follow other lines within its first kilobyte (PDF 32000-1,
+# annex H.3)
+_PDF_HEADER = re.compile(rb"(?:^|[\r\n])%PDF-\d\.\d")
+_PDF_HEADER_WITHIN = 1024
 _RTF = b"{\\rtf"
 _CONTROL = re.compile("[\\x00-\\x08\\x0e-\\x1f\\x7f]")
 
@@ -39,7 +41,7 @@ def form_of(data: bytes) -> str:
         return DOC
     if data.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(_RTF):
         return RTF
-    if _PDF_HEADER in data[:_PDF_HEADER_WITHIN]:
+    if _PDF_HEADER.search(data[:_PDF_HEADER_WITHIN]):
         return PDF
     return TEXT
 
@@ -68,7 +70,7 @@ def release_text(data: bytes, notes: list[str] | None = None,
         raise ParseError(f"{NAMES[form]} with no text", 0)
     if len(text) > max_bytes:
         raise ParseError(f"{NAMES[form]} whose text is larger than "
-                         f"{max_bytes / 1024 / 1024:g} MB, the most read (--max-mb)", 0)
+                         f"{max_bytes / 1024 / 1024:.3g} MB, the most read (--max-mb)", 0)
     # the readers' text is read as a text file's is: no invisible characters, line breaks
     # as "\n"; a control character left (a PDF font's glyph mapped to none) is no text
     return form, decode(_CONTROL.sub("", text).encode("utf-8"), notes)

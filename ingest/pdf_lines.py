@@ -50,6 +50,7 @@ _DIGITS = re.compile(r"\d+")
 # room a word needs beyond its own width to fit at the end of a line, in heights of the
 # line's font: a space, and slack for how far the widest lines end
 SPACE = 1 / 3
+PITCH_COUNT, PITCH_SHARE = 2, 0.05  # a line pitch is found this often (and this share)
 BLANK_LINE = 1.5  # a gap of this many line pitches (and more) holds an empty line
 TOP_SLACK = 0.5  # pitches a page's first line may stand below the usual top without one
 EARLY = 0.9  # pitches above the usual bottom a page's last line stands when it ended early
@@ -165,10 +166,13 @@ def _text(line: PrintedLine) -> str:
 def _measure(lines: Sequence[PrintedLine]) -> _Page:
     """What the pages of `lines` have in common (see `_Page`)."""
     pairs = list(pairwise(lines))
-    # the most common distance between two baselines of a page, to a quarter point
+    # the least distance between two baselines of a page that is common (to a quarter
+    # point): lines of one paragraph are the closest, whether or not they are the most
     gaps = Counter(round(4 * (a.baseline - b.baseline)) / 4
                    for a, b in pairs if a.page == b.page and a.baseline > b.baseline)
-    pitch = gaps.most_common(1)[0][0] if gaps else median(line.size for line in lines)
+    common = [gap for gap, count in gaps.items()
+              if count >= max(PITCH_COUNT, PITCH_SHARE * gaps.total())]
+    pitch = min(common) if common else median(line.size for line in lines)
     firsts = sorted([lines[0].baseline] + [b.baseline for a, b in pairs if a.page != b.page])
     lasts = sorted([a.baseline for a, b in pairs if a.page != b.page] + [lines[-1].baseline])
     # the lines before an empty one end paragraphs: whether they end without the space

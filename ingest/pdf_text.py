@@ -20,7 +20,9 @@ MAX_PAGES = 5000  # a release has 200-300 pages; beyond this a file is no rules 
 # pages without text that make a PDF a scan, beyond any blank page a document may have
 _SCAN_SHARE = 0.5
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
-_WORD_END = re.compile(r"[ \t]|(?<=[-‐‑–—\ufffe])")
+# where a line's first word ends: at a space, or after a hyphen (a line may wrap there; a
+# dash is not taken for a place every typesetter wraps at)
+_WORD_END = re.compile(r"[ \t]|(?<=[-\ufffe])")
 READ_WITH_PDFIUM = "text read from a PDF: its lines joined into paragraphs by their layout"
 
 
@@ -46,7 +48,7 @@ def pdf_text(data: bytes, max_bytes: int, notes: list[str] | None = None) -> str
             size += sum(len(line.text) for line in page_lines)
             if size > max_bytes:
                 raise ParseError(f"a PDF document whose text is larger than "
-                                 f"{max_bytes / 1024 / 1024:g} MB, the most read (--max-mb)", 0)
+                                 f"{max_bytes / 1024 / 1024:.3g} MB, the most read (--max-mb)", 0)
             lines.extend(page_lines)
     finally:
         document.close()
@@ -70,7 +72,11 @@ def _unopened(reason: str) -> str:
 
 def _page_lines(document: pdfium.PdfDocument, index: int) -> list[PrintedLine]:
     """The lines of page `index` that hold text, with their places."""
-    page = document[index]
+    try:
+        page = document[index]
+    except pdfium.PdfiumError:
+        raise ParseError(f"a damaged PDF document: its page {index + 1} cannot be read",
+                         0) from None
     try:
         textpage = page.get_textpage()
         try:
