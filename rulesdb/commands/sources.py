@@ -105,7 +105,8 @@ def add(files: tuple[Path, ...], db_path: Path, replace: bool, doc_id: str | Non
 @click.option("--latest", is_flag=True,
               help="The release linked from the rules page (the default).")
 @click.option("--url", metavar="URL",
-              help="The release at this address (a file named otherwise, or a mirror).")
+              help="The release at this address, in any form (a file named otherwise, or a "
+                   "mirror).")
 @db_option
 @replace_option
 @id_option
@@ -127,7 +128,9 @@ def fetch(day: Any, latest: bool, url: str | None, db_path: Path, replace: bool,
           dry_run: bool, overrides_path: Path | None, as_json: bool) -> None:
     """Download a Comprehensive Rules release from Wizards of the Coast and add it.
 
-    Nothing is written unless the download is a rules text file that parses as a CR.
+    The text file is taken first; where a release has none, the form Wizards published it
+    in (.docx, .doc, .rtf, .pdf, in that order). Nothing is written unless the download
+    reads as a CR.
 
     Example:
 
