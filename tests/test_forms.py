@@ -9,7 +9,6 @@ import json
 import pytest
 import sqlite_utils
 from click.testing import CliRunner
-from forms_helpers import docx, pdf, rtf
 
 from rulesdb.cli import cli
 from rulesdb.ingest import cr_any
@@ -17,6 +16,7 @@ from rulesdb.ingest.fidelity import agreement, typography
 from rulesdb.ingest.forms import DOC, DOCX, PDF, RTF, TEXT, form_of, release_text
 
 from conftest import SOURCES
+from forms_helpers import docx, pdf, rtf
 from test_add import release
 
 HISTORY = SOURCES.parent / "history"

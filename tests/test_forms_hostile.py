@@ -12,7 +12,6 @@ import time
 import zipfile
 
 import pytest
-from forms_helpers import ENCRYPTED_PDF, docx, pdf, rtf
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
@@ -20,6 +19,7 @@ from rulesdb.ingest.forms import release_text
 from rulesdb.ingest.model import ParseError
 
 from conftest import SOURCES
+from forms_helpers import ENCRYPTED_PDF, docx, pdf, rtf
 from test_add import release
 
 HISTORY = SOURCES.parent / "history"
