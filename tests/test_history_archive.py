@@ -133,7 +133,8 @@ def test_the_build_refuses_a_tampered_history_file_and_keeps_the_old_database(tm
     history = tmp_path / "history"
     shutil.copytree(SOURCES.parent / "history", history)
     tampered = history / file
-    tampered.write_bytes(tampered.read_bytes()[:-1] + b"\0")
+    data = tampered.read_bytes()
+    tampered.write_bytes(data[:-1] + bytes([data[-1] ^ 1]))
     db_path = tmp_path / "rules.db"
     db_path.write_bytes(b"previous database")
     result = CliRunner().invoke(cli, ["build", "--db", str(db_path), "--sources", str(sources)])
