@@ -199,8 +199,6 @@ def _without_furniture(lines: Sequence[PrintedLine]) -> list[PrintedLine]:
         return list(lines)
     needed = max(FURNITURE_PAGES, FURNITURE_SHARE * pages)
 
-    def place(line: PrintedLine) -> tuple[str, int]:
-        return _DIGITS.sub("#", line.text.strip()), round(line.baseline)
-
-    seen = Counter(map(place, lines))
-    return [line for line in lines if seen[place(line)] < needed]
+    places = [(_DIGITS.sub("#", line.text.strip()), round(line.baseline)) for line in lines]
+    seen = Counter(places)
+    return [line for line, place in zip(lines, places, strict=True) if seen[place] < needed]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ctypes
 import re
+from collections.abc import Iterator
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
@@ -87,18 +88,23 @@ def _page_lines(document: pdfium.PdfDocument, index: int) -> list[PrintedLine]:
         page.close()
 
 
-def _lines(textpage: pdfium.PdfTextPage, page: int):
+def _lines(textpage: pdfium.PdfTextPage, page: int) -> Iterator[PrintedLine]:
     """Each line of a text page with text on it, as a PrintedLine."""
     text = textpage.get_text_range()
     raw = textpage.raw
     rect = pdfium_c.FS_RECTF()
     x, y = ctypes.c_double(), ctypes.c_double()
+    # the text's characters are the page's, one for one, unless PDFium left some out
+    same = textpage.count_chars() == len(text)
+
+    def char(at: int) -> int:
+        """The page's index of the character at text index `at`."""
+        return at if same else pdfium_c.FPDFText_GetCharIndexFromTextIndex(raw, at)
 
     def box(at: int) -> tuple[float, float, float]:
         """(left, right, height) of the character at text index `at`: of its advance, not
         its ink (a glyph's side bearings are part of the width a line is set in)."""
-        char = pdfium_c.FPDFText_GetCharIndexFromTextIndex(raw, at)
-        pdfium_c.FPDFText_GetLooseCharBox(raw, char, rect)
+        pdfium_c.FPDFText_GetLooseCharBox(raw, char(at), rect)
         return rect.left, rect.right, rect.top - rect.bottom
 
     for start, end in _physical_lines(text):
@@ -109,8 +115,7 @@ def _lines(textpage: pdfium.PdfTextPage, page: int):
         last = start + len(line.rstrip()) - 1
         word_end = _WORD_END.search(line, first - start + 1)
         last_of_word = start + word_end.start() - 1 if word_end else last
-        char = pdfium_c.FPDFText_GetCharIndexFromTextIndex(raw, first)
-        pdfium_c.FPDFText_GetCharOrigin(raw, char, x, y)
+        pdfium_c.FPDFText_GetCharOrigin(raw, char(first), x, y)
         line_left, _, size = box(first)
         _, line_right, _ = box(last)
         _, word_right, _ = box(min(last_of_word, last))
