@@ -26,6 +26,8 @@ TYPOGRAPHY = (
     (r"[^\S\n]*(?:®|\((?:R|r)\))", "®"),
     (r"©|\((?:C|c)\)", "©"),
     (r"…", "..."),
+    (r"Æ", "AE"),
+    (r"æ", "ae"),
     (r"[^\S\n]+", " "),  # spacing: a paragraph break (a rule's second paragraph) is kept
     (r" ?\n ?", "\n"),
 )
