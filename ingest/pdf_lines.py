@@ -24,8 +24,9 @@ starts with a space was broken by hand).
 
 A wrapped line's break is a space, none after a hyphen or a dash ("turn-⏎based",
 "Awaken N—⏎[cost]") but a spaced dash ("Artifact —⏎Equipment"); the hyphen PDFium marks
-as one where it joined two lines (U+FFFE) is a hyphen, and its lines are two. Lines printed
-at the same height on most pages (a running head, a page number) are page furniture.
+as one where it joined two lines (U+FFFE) is a hyphen, and its lines are two. Pieces of text
+set on one printed line are one line. Lines printed at the same height on most pages (a
+running head, a page number) are page furniture.
 """
 
 from __future__ import annotations
@@ -51,6 +52,7 @@ _DIGITS = re.compile(r"\d+")
 # line's font: a space, and slack for how far the widest lines end
 SPACE = 1 / 3
 PITCH_COUNT, PITCH_SHARE = 2, 0.05  # a line pitch is found this often (and this share)
+SAME_LINE = 0.25  # baselines closer than this share of a pitch are one printed line
 BLANK_LINE = 1.5  # a gap of this many line pitches (and more) holds an empty line
 TOP_SLACK = 0.5  # pitches a page's first line may stand below the usual top without one
 EARLY = 0.9  # pitches above the usual bottom a page's last line stands when it ended early
@@ -103,6 +105,9 @@ def paragraphs(lines: Sequence[PrintedLine]) -> str:
 
 def _same_page(before: PrintedLine, line: PrintedLine, page: _Page) -> str:
     """What stands between two lines of one page."""
+    if abs(line.baseline - before.baseline) < SAME_LINE * page.pitch and \
+            line.left >= before.right:
+        return " "  # the rest of the same printed line (PDFium broke it at a wide gap)
     if line.baseline >= before.baseline:
         return PARAGRAPH  # a new column, or text set out of reading order
     if before.baseline - line.baseline >= BLANK_LINE * page.pitch:
