@@ -41,7 +41,7 @@ def bundled_db(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="session")
 def history_db(tmp_path_factory) -> Path:
-    """The default database, bundled documents and the whole history (110 releases) with the
+    """The default database, bundled documents and the whole history (115 releases) with the
     alignments set by hand that the project ships, built once per session; tests only read it
     (a test that writes copies it first)."""
     from rulesdb.sources.build import build
