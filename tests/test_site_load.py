@@ -3,6 +3,8 @@ take, and the caching headers that let a reverse proxy or CDN serve repeats."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from rulesdb.site.serve import make_datasette
@@ -30,3 +32,79 @@ def test_the_table_search_of_the_rules_view_finds_rules(ds, bundled_db):
     assert expected and {row["id"] for row in data["rows"]} == expected
     assert data["filtered_table_rows_count"] == len(expected)
     assert "where id in (select rowid from rules_fts" in data["query"]["sql"]
+
+
+def test_turns_are_given_in_arrival_order_with_a_cap_on_datasette_pages():
+    """Four turns, at most two to Datasette's pages (True): a query page that must wait
+    holds back none of the rules pages (False) behind it, and gets the next turn its cap
+    allows, before the pages that came after it."""
+    from rulesdb.site.lanes import Turns
+
+    order: list[str] = []
+
+    async def run() -> None:
+        turns = Turns(4, query_turns=2)
+        gates = {name: asyncio.Event() for name in "abcdefgh"}
+
+        async def request(name: str, query: bool) -> None:
+            async with turns.turn(query):
+                order.append(name)
+                await gates[name].wait()
+
+        lanes_of = {"a": True, "b": True, "c": True, "d": False, "e": False, "f": True,
+                    "g": False, "h": False}
+        tasks = []
+        for name, query in lanes_of.items():
+            tasks.append(asyncio.create_task(request(name, query)))
+            await asyncio.sleep(0)
+        await asyncio.sleep(0)
+        assert order == ["a", "b", "d", "e"]  # c waits for a query turn; d and e pass it
+        assert Turns.requests == 8
+        gates["d"].set()  # a turn, but no query turn: g, the next rules page, takes it
+        await asyncio.sleep(0.01)
+        assert order == ["a", "b", "d", "e", "g"]
+        gates["a"].set()  # a query turn: c, first in line, takes it before f
+        await asyncio.sleep(0.01)
+        assert order == ["a", "b", "d", "e", "g", "c"]
+        tasks[5].cancel()  # f gives up waiting: its place is not lost to h
+        gates["b"].set()
+        await asyncio.sleep(0.01)
+        assert order == ["a", "b", "d", "e", "g", "c", "h"]
+        for gate in gates.values():
+            gate.set()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        assert turns.free == {False: 4, True: 2} and not turns.waiting
+        assert Turns.requests == 0
+
+    asyncio.run(run())
+
+
+def test_a_heavy_query_yields_the_processor_while_other_requests_are_in(monkeypatch):
+    """Past HEAVY_MS of processor time a query sleeps YIELD_FACTOR times what it used, but
+    only while other requests wait or are answered; alone it runs at full speed."""
+    import sqlite3
+    import time
+
+    from rulesdb.site import lanes
+
+    count = ("with recursive n(i) as (select 1 union all select i + 1 from n where i < 300000) "
+             "select count(*) from n")
+    conn = sqlite3.connect(":memory:")
+    slept: list[float] = []
+    monkeypatch.setattr(lanes.time, "sleep", slept.append)
+
+    def run(requests: int) -> float:
+        monkeypatch.setattr(lanes.Turns, "requests", requests)
+        slept.clear()
+        cpu = time.thread_time()
+        with lanes._time_limit(conn, 5000):
+            assert conn.execute(count).fetchone()[0] == 300000
+        return time.thread_time() - cpu
+
+    monkeypatch.setattr(lanes, "HEAVY_MS", 10)
+    run(1)
+    assert slept == []
+    used = run(3)
+    assert len(slept) > 10
+    assert lanes.YIELD_FACTOR * (used - 0.010) * 0.7 < sum(slept) \
+        <= lanes.YIELD_FACTOR * used * 1.01

@@ -29,7 +29,7 @@ from datasette.utils.asgi import Request
 from ..db.replacing import file_stamp, scratch_folder
 from .bounds import bound_heap
 from .guard import failure_page, guarded
-from .lanes import QUERY_THREADS, Lanes, check_time_less_often, datasette_page
+from .lanes import Lanes, Turns, check_time_less_often, datasette_page
 
 METADATA = Path(__file__).resolve().parent / "metadata.yml"
 DATABASE_NAME = "rules"
@@ -131,13 +131,11 @@ class Reloading:
         self.ds: Any = None
         self.app: Any = None
         self.lock = asyncio.Lock()
-        # requests answered at once; the others wait their turn in arrival order. A page
-        # runs several queries one after another, each through Datasette's SQL threads: with
-        # every request let in, a table page's queries queued behind those of fifty others
-        # and took 10-20 s under load while it takes 30 ms alone
-        self.turns = asyncio.Semaphore(SETTINGS["num_sql_threads"])
-        # Datasette's own pages (a visitor's SQL) take their own lane (rulesdb.site.lanes)
-        self.query_turns = asyncio.Semaphore(QUERY_THREADS)
+        # requests answered at once, in the order they came (rulesdb.site.lanes). A page runs
+        # several queries one after another, each through Datasette's SQL threads: with every
+        # request let in, a table page's queries queued behind those of fifty others and took
+        # 10-20 s under load while it takes 30 ms alone
+        self.turns = Turns(SETTINGS["num_sql_threads"])
 
     async def load(self) -> None:
         """Serve the file now at the path (its Datasette started)."""
@@ -158,11 +156,9 @@ class Reloading:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        if not datasette_page(scope.get("path", ""), DATABASE_NAME):
-            async with self.turns:
-                await self._answer(scope, receive, send)
-            return
-        async with self.query_turns:  # the plugin sends their SQL to its lane
+        # Datasette's own pages (a visitor's SQL) take their own lane: the plugin sends their
+        # SQL to its threads
+        async with self.turns.turn(datasette_page(scope.get("path", ""), DATABASE_NAME)):
             await self._answer(scope, receive, send)
 
     async def _answer(self, scope: dict, receive: Callable, send: Callable) -> None:
