@@ -34,6 +34,85 @@ def test_the_table_search_of_the_rules_view_finds_rules(ds, bundled_db):
     assert "where id in (select rowid from rules_fts" in data["query"]["sql"]
 
 
+def test_pages_carry_cache_control_and_an_etag_and_a_conditional_get_answers_304(ds):
+    paths = ["/", "/cr-2025-06-06-chapter7/702.19", "/search?q=trample",
+             "/rules/rules?_search=trample", "/rules/glossary.json?term__contains=tap",
+             "/changes.atom", "/-/static/app.css"]
+    first = get(ds, *paths)
+    tags = {response.headers.get("etag") for response in first}
+    assert len(tags) == 1 and next(iter(tags)).startswith('W/"')  # one file, one code
+    for path, response in zip(paths, first, strict=True):
+        assert response.status_code == 200, path
+        assert response.headers["cache-control"] == "public, max-age=60", path
+        assert "Cookie" in response.headers["vary"], path
+
+    async def again():
+        return [await ds.client.get(path, headers={"if-none-match": response.headers["etag"]})
+                for path, response in zip(paths, first, strict=True)]
+
+    for path, response in zip(paths, asyncio.run(again()), strict=True):
+        assert response.status_code == 304, path
+        assert response.content == b""
+        assert response.headers["etag"] == next(iter(tags))
+        assert response.headers["cache-control"] == "public, max-age=60"
+        assert response.headers["x-content-type-options"] == "nosniff"  # the guard's headers
+
+
+def test_a_stale_or_foreign_etag_gets_the_page(ds):
+    page = get(ds, "/cr-2025-06-06-chapter7/702.19")
+
+    async def ask(tag):
+        return await ds.client.get("/cr-2025-06-06-chapter7/702.19",
+                                   headers={"if-none-match": tag})
+
+    for tag in ('W/"0000-1111"', '"something"', page.headers["etag"].removeprefix("W/") + "x"):
+        response = asyncio.run(ask(tag))
+        assert response.status_code == 200 and response.text == page.text
+    # weak comparison, and one of several tags
+    assert asyncio.run(ask('"a", ' + page.headers["etag"].removeprefix("W/"))).status_code == 304
+
+
+@pytest.mark.parametrize("path, headers", [
+    ("/-/threads.json", {}), ("/-/actor.json", {}),  # the process, the visitor
+    ("/cr-2025-06-06-chapter7/702.19", {"cookie": "ds_actor=x"}),  # personal
+    ("/cr-2025-06-06-chapter7/no-such-rule", {}),  # errors
+])
+def test_what_is_personal_or_not_a_page_is_not_shared(ds, path, headers):
+    async def ask():
+        return await ds.client.get(path, headers=headers)
+
+    response = asyncio.run(ask())
+    assert "etag" not in response.headers
+    assert "public" not in response.headers.get("cache-control", "")
+
+
+def test_a_replaced_database_gets_another_etag(bundled_db, tmp_path):
+    """The tag names the file's content: a copy has the same, a changed file another."""
+    import shutil
+    import sqlite3
+
+    copy = tmp_path / "copy.db"
+    shutil.copy(bundled_db, copy)
+    same = get(make_datasette(copy), "/").headers["etag"]
+    assert same == get(make_datasette(bundled_db), "/").headers["etag"]
+    conn = sqlite3.connect(copy)
+    conn.execute("UPDATE documents SET title = title || ' (changed)'")
+    conn.commit()
+    conn.close()
+    assert get(make_datasette(copy), "/").headers["etag"] != same
+
+
+def test_a_mutable_database_gets_no_etag(bundled_db):
+    from datasette.app import Datasette
+
+    from rulesdb.site.serve import load_metadata, register_plugin
+
+    register_plugin()
+    mutable = Datasette([str(bundled_db)], metadata=load_metadata())
+    response = get(mutable, "/cr-2025-06-06-chapter7/702.19")
+    assert response.status_code == 200 and "etag" not in response.headers
+
+
 def test_turns_are_given_in_arrival_order_with_a_cap_on_datasette_pages():
     """Four turns, at most two to Datasette's pages (True): a query page that must wait
     holds back none of the rules pages (False) behind it, and gets the next turn its cap

@@ -28,6 +28,7 @@ from datasette.utils.asgi import Request
 
 from ..db.replacing import file_stamp, scratch_folder
 from .bounds import bound_heap
+from .caching import revalidated
 from .guard import failure_page, guarded
 from .lanes import Lanes, Turns, check_time_less_often, datasette_page
 
@@ -37,7 +38,9 @@ SETTINGS: dict[str, Any] = {
     "sql_time_limit_ms": 1000,
     "max_returned_rows": 1000,
     "num_sql_threads": 4,
-    "default_cache_ttl": 3600,
+    # Cache-Control: max-age of every page (rulesdb.site.caching): a browser or a CDN serves a
+    # page again for a minute, then asks whether it changed (304 when not)
+    "default_cache_ttl": 60,
     "allow_download": True,
     # at full history a table has up to 2.3 million rows: suggesting facets reads a column of
     # each several times per page view (1.4 s for /rules/rules)
@@ -154,6 +157,9 @@ class Reloading:
                 if self.app is None or self._replaced():
                     await self.load()
         if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        if revalidated(self.ds, scope):  # a 304, without a query: no turn to wait for
             await self.app(scope, receive, send)
             return
         # Datasette's own pages (a visitor's SQL) take their own lane: the plugin sends their
