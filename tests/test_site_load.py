@@ -187,3 +187,27 @@ def test_a_heavy_query_yields_the_processor_while_other_requests_are_in(monkeypa
     assert len(slept) > 10
     assert lanes.YIELD_FACTOR * (used - 0.010) * 0.7 < sum(slept) \
         <= lanes.YIELD_FACTOR * used * 1.01
+
+
+def test_each_worker_listens_on_a_socket_of_its_own_on_the_same_port():
+    """On Linux the kernel spreads connections among the workers' sockets (SO_REUSEPORT):
+    sharing one, the process idle at the moment accepted, 40 of 50 keep-alive connections."""
+    import socket
+    import sys
+
+    from rulesdb.site.serve import listening_sockets
+
+    socks = listening_sockets("127.0.0.1", 0, 3)
+    try:
+        ports = {sock.getsockname()[1] for sock in socks}
+        if sys.platform.startswith("linux"):
+            assert len(socks) == 3 and len(ports) == 1
+            assert all(sock.getsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT) for sock in socks)
+        else:
+            assert len(socks) == 1
+    finally:
+        for sock in socks:
+            sock.close()
+    single = listening_sockets("127.0.0.1", 0, 1)
+    assert len(single) == 1
+    single[0].close()
