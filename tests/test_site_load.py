@@ -211,3 +211,25 @@ def test_each_worker_listens_on_a_socket_of_its_own_on_the_same_port():
     single = listening_sockets("127.0.0.1", 0, 1)
     assert len(single) == 1
     single[0].close()
+
+
+def test_the_rules_using_a_glossary_term_are_those_the_mentions_view_gives(bundled_db):
+    import sqlite3
+
+    from rulesdb.site.pages import USED_IN
+
+    conn = sqlite3.connect(bundled_db)
+    ids = [row[0] for row in conn.execute(
+        "SELECT glossary_id FROM term_mentions WHERE rule_id IS NOT NULL "
+        "GROUP BY glossary_id ORDER BY count(*) DESC LIMIT 40")]
+    ids += [row[0] for row in conn.execute("SELECT id FROM glossary ORDER BY id LIMIT 20")]
+    by_view = ("SELECT r.document, r.number, count(*) AS times FROM term_mentions m "
+               "JOIN rules r ON r.id = m.rule_id WHERE m.glossary_id = ? GROUP BY r.id "
+               "ORDER BY r.document, r.position LIMIT 500")
+    used = 0
+    for glossary_id in ids:
+        expected = conn.execute(by_view, [glossary_id]).fetchall()
+        assert conn.execute(USED_IN, [glossary_id]).fetchall() == expected, glossary_id
+        used += bool(expected)
+    conn.close()
+    assert used >= 40
