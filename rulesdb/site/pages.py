@@ -26,17 +26,21 @@ def rows(conn: sqlite3.Connection, sql: str, params: Any = ()) -> list[Row]:
 
 def documents(conn: sqlite3.Connection) -> list[Row]:
     """Every document, oldest first, with `url`."""
-    docs = rows(conn, "SELECT * FROM documents ORDER BY effective_date, id")
-    for doc in docs:
-        doc["url"] = f"/{doc['id']}"
-        doc["covers"] = json.loads(doc["covers"] or "[]")
-    return docs
+    return [_shown(doc) for doc in rows(conn, "SELECT * FROM documents "
+                                              "ORDER BY effective_date, id")]
 
 
 def document(conn: sqlite3.Connection, doc_id: str) -> Row | None:
-    """One document, or None."""
-    found = [d for d in documents(conn) if d["id"] == doc_id]
-    return found[0] if found else None
+    """One document, or None (read alone: every page names one, and reading all 115 took
+    2 ms of each page at full history)."""
+    found = rows(conn, "SELECT * FROM documents WHERE id = ?", [doc_id])
+    return _shown(found[0]) if found else None
+
+
+def _shown(doc: Row) -> Row:
+    doc["url"] = f"/{doc['id']}"
+    doc["covers"] = json.loads(doc["covers"] or "[]")
+    return doc
 
 
 def contents(conn: sqlite3.Connection, doc_id: str) -> Row | None:
