@@ -13,8 +13,9 @@ share of the list:
 It prints throughput, p50/p95/max per kind with the target (issue 32: every kind's p95 <=
 1 s, no errors), the load average before and after, and what the run cost the processor:
 the client's own CPU time (the load generator shares the machine with the server) and the
-server's. The client is one asyncio loop with a minimal HTTP/1.1 reader (no library):
-about a tenth of the server's CPU per request.
+server's, and a machine check (a fixed loop on both cores at once) after the run. The
+client is one asyncio loop with a minimal HTTP/1.1 reader (no library): about 2% of the
+server's CPU per request.
 
 --conditional sends each request a second time with the ETag of its first answer and counts
 the 304s (a reverse proxy revalidating). Exits 1 when a target is missed or a request fails.
@@ -40,6 +41,7 @@ from pathlib import Path
 from urllib.parse import quote, urlsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from add_corpus import machine_check
 from serve_latency import start_server
 
 TARGET_P95_MS = 1000
@@ -162,7 +164,9 @@ async def run_load(base: str, work: list[tuple[str, str]], concurrency: int,
                 if etag is None:
                     revalidated["no_etag"] += 1
                     continue
+                started = time.perf_counter()
                 again, _ = await conn.get(path, etag)
+                times.setdefault("(revalidated)", []).append(time.perf_counter() - started)
                 revalidated[str(again) if again in (200, 304) else "200"] += 1
         conn.close()
 
@@ -176,9 +180,9 @@ def process_cpu(pids: list[int]) -> float:
     """Seconds of CPU used so far by the processes `pids` and their children."""
     total = 0.0
     tick = os.sysconf("SC_CLK_TCK")
-    for pid in {p for pid in pids for p in [pid, *_children(pid)]}:
+    for process in {p for pid in pids for p in [pid, *_children(pid)]}:
         try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            fields = Path(f"/proc/{process}/stat").read_text().rsplit(")", 1)[1].split()
         except OSError:
             continue
         total += (int(fields[11]) + int(fields[12])) / tick
@@ -278,6 +282,10 @@ def report(r: dict) -> None:
     print(f"client {r['client_cpu']:.1f} s CPU ({r['client_cpu_ms_per_request']:.2f} ms per "
           f"request, {100 * r['client_cpu'] / r['seconds']:.0f}% of a core); {server}")
     for kind, s in r["kinds"].items():
+        if kind == "(revalidated)":
+            print(f"  {kind:13} n={s['n']:4}  p50 {s['p50']:7.1f} ms  p95 {s['p95']:7.1f} ms  "
+                  f"max {s['max']:7.1f} ms  (the conditional GETs, which wait for no turn)")
+            continue
         verdict = "met" if s["p95"] <= TARGET_P95_MS else "MISSED"
         print(f"  {kind:13} n={s['n']:4}  p50 {s['p50']:7.1f} ms  p95 {s['p95']:7.1f} ms  "
               f"max {s['max']:7.1f} ms  (p95 <= {TARGET_P95_MS} ms: {verdict})")
@@ -319,7 +327,9 @@ def main() -> int:
         print(json.dumps(result, indent=2))
     else:
         report(result)
-    missed = any(s["p95"] > TARGET_P95_MS for s in result["kinds"].values())
+        machine_check()
+    missed = any(s["p95"] > TARGET_P95_MS for k, s in result["kinds"].items()
+                 if k != "(revalidated)")
     return 1 if missed or result["errors"] else 0
 
 
