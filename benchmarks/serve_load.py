@@ -42,12 +42,9 @@ from urllib.parse import quote, urlsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from add_corpus import machine_check
-from serve_latency import start_server
+from serve_latency import paths, start_server
 
 TARGET_P95_MS = 1000
-SEARCH_WORDS = ["trample", "combat damage", "first strike", "mana ability", "sacrifice",
-                "token", "legend rule", "planeswalker", "upkeep", "phasing", "protection",
-                "banding", "split second", "storm", "deathtouch", "hexproof"]
 FTS_WORDS = ["deathtouch", "trample", "flying", "haste", "vigilance", "lifelink", "menace",
              "reach", "flash", "defender", "shroud", "hexproof", "indestructible", "banding",
              "phasing", "cascade"]
@@ -56,34 +53,20 @@ CONTAINS = ["tap", "mana", "deal", "attack", "block", "counter", "spell", "token
 
 
 def page_kinds(db: Path, seed: int = 7) -> dict[str, list[str]]:
-    """Sample URLs of each kind of page, read from the database the server uses."""
+    """Sample URLs of each kind of page, read from the database the server uses: the rules
+    pages of serve_latency.py's mix, and four kinds of Datasette's pages."""
     rng = random.Random(seed)
+    sample = paths(db, seed)
     conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
-    rules = [f"/{d}/{n}" for d, n in conn.execute(
-        "SELECT document, number FROM rules WHERE document LIKE 'cr-%' AND kind IN "
-        "('rule', 'subrule')")]
-    numbers = sorted({n for d, n in conn.execute(
-        "SELECT document, number FROM rules WHERE document = (SELECT id FROM documents "
+    numbers = [n for (n,) in conn.execute(
+        "SELECT number FROM rules WHERE document = (SELECT id FROM documents "
         "WHERE kind = 'comprehensive_rules' ORDER BY effective_date DESC LIMIT 1) "
-        "AND kind = 'rule'")})
-    terms = [f"/{d}/glossary/{slug}" for d, slug in conn.execute(
-        "SELECT document, lower(replace(replace(term, ' ', '-'), ',', '')) FROM glossary "
-        "WHERE term NOT GLOB '*[^A-Za-z ]*'")]
-    pairs = [f"/diff/{a}/{b}" for a, b in conn.execute(
-        "SELECT DISTINCT old_doc, new_doc FROM alignments")]
-    editions = [d for (d,) in conn.execute(
-        "SELECT id FROM documents WHERE kind = 'comprehensive_rules' ORDER BY effective_date")]
+        "AND kind = 'rule' ORDER BY position")]
     conn.close()
-    history = [p + "/history" for p in rng.sample(rules, min(60, len(rules)))]
+    editions = [url.lstrip("/") for url in sample["edition"]]
     return {
-        "rule": rng.sample(rules, min(200, len(rules))),
-        "edition": [f"/{d}" for d in editions],
-        "glossary": rng.sample(terms, min(60, len(terms))),
-        "history": history,
-        "history_feed": [p + ".atom" for p in history],
-        "changes_feed": ["/changes.atom"],
-        "diff": pairs,
-        "search": [f"/search?q={quote(w)}" for w in SEARCH_WORDS],
+        **{kind: sample[kind] for kind in ("rule", "edition", "glossary", "history",
+                                           "history_feed", "changes_feed", "diff", "search")},
         "canned_query": [f"/rules/rule?number={quote(n)}" for n in rng.sample(
             numbers, min(30, len(numbers)))],
         "table": [f"/rules/rules?document={d}" for d in rng.sample(editions, 16)],
