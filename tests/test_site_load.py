@@ -233,3 +233,32 @@ def test_the_rules_using_a_glossary_term_are_those_the_mentions_view_gives(bundl
         used += bool(expected)
     conn.close()
     assert used >= 40
+
+
+def test_the_served_site_answers_304_without_waiting_for_a_turn(bundled_db, monkeypatch):
+    import httpx
+
+    from rulesdb.site.lanes import Turns
+    from rulesdb.site.serve import Reloading
+
+    site = Reloading(bundled_db)
+    turns_taken = []
+    turn = Turns.turn
+
+    def counting(self, query):
+        turns_taken.append(query)
+        return turn(self, query)
+
+    monkeypatch.setattr(Turns, "turn", counting)
+
+    async def run():
+        transport = httpx.ASGITransport(app=site)
+        async with httpx.AsyncClient(transport=transport, base_url="http://site") as client:
+            first = await client.get("/cr-2025-06-06-chapter7/702.19")
+            again = await client.get("/cr-2025-06-06-chapter7/702.19",
+                                     headers={"if-none-match": first.headers["etag"]})
+            return first, again
+
+    first, again = asyncio.run(run())
+    assert first.status_code == 200 and again.status_code == 304
+    assert turns_taken == [False]  # the first request only
