@@ -260,7 +260,8 @@ def report(r: dict) -> None:
     print(f"{r['requests']} requests over {r['concurrency']} connections: {r['seconds']:.1f} s, "
           f"{r['per_second']:.0f} req/s, errors {r['errors']}")
     server = (f"server {r['server_cpu']:.1f} s CPU in {r['server_processes']} processes "
-              f"({1000 * r['server_cpu'] / r['requests']:.1f} ms per request)"
+              f"({1000 * r['server_cpu'] / r['requests']:.1f} ms per request, "
+              f"{r['server_cpu'] / r['seconds']:.2f} cores on average)"
               if r["server_cpu"] is not None else "server CPU not measured (--url elsewhere)")
     print(f"client {r['client_cpu']:.1f} s CPU ({r['client_cpu_ms_per_request']:.2f} ms per "
           f"request, {100 * r['client_cpu'] / r['seconds']:.0f}% of a core); {server}")
