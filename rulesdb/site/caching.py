@@ -21,6 +21,7 @@ import asyncio
 import functools
 import hashlib
 import json
+import threading
 import weakref
 from collections.abc import Callable
 from pathlib import Path
@@ -39,6 +40,7 @@ VARY = b"Cookie, Authorization"
 # file in a process and kept by the worker processes it forks
 _tags: weakref.WeakKeyDictionary[Any, str] = weakref.WeakKeyDictionary()
 _file_hashes: dict[tuple[str, tuple[int, int, int] | None], str] = {}
+_reading: weakref.WeakKeyDictionary[Any, threading.Thread] = weakref.WeakKeyDictionary()
 
 
 @functools.cache
@@ -55,25 +57,50 @@ def code_digest() -> str:
     return digest.hexdigest()
 
 
-def _file_hash(db: Any) -> str:
-    key = (str(db.path), file_stamp(db.path))
-    if key not in _file_hashes:
-        _file_hashes[key] = db.hash  # Datasette's: from --inspect-file, or the file read
-    db.cached_hash = _file_hashes[key]
-    return _file_hashes[key]
-
-
-async def prepare(datasette: Any) -> None:
-    """Work out the ETag of the pages `datasette` serves (none for a mutable database);
-    the file is read in a thread (0.5 s for the full history's 240 MB)."""
+def prepare(datasette: Any) -> None:
+    """Work out the ETag of the pages `datasette` serves (none for a mutable database): at
+    once when the file's hash is known in this process, else in a thread (reading the file
+    takes 0.5 s at full history: pages go out without a tag meanwhile, rather than wait)."""
     db = datasette.get_database()
     if db.is_mutable or db.is_memory or not db.path:
         return
-    file_hash = await asyncio.to_thread(_file_hash, db)
+    if _key(db) in _file_hashes:
+        compute(datasette)
+        return
+    reading = threading.Thread(target=compute, args=(datasette,), name="rulesdb-etag",
+                               daemon=True)
+    _reading[datasette] = reading
+    reading.start()
+
+
+def compute(datasette: Any) -> None:
+    """Work out the ETag of `datasette`'s pages now, reading the file unless its hash is
+    known (the serving process computes it before forking its workers)."""
+    reading = _reading.get(datasette)
+    if reading is not None and reading is not threading.current_thread():
+        reading.join()  # started by prepare
+        return
+    db = datasette.get_database()
+    key = _key(db)
+    if key not in _file_hashes:
+        _file_hashes[key] = db.hash  # Datasette's: from --inspect-file, or the file read
+    db.cached_hash = _file_hashes[key]
     config = json.dumps([datasette.metadata(), datasette.settings_dict()], sort_keys=True,
                         default=str)
     code = hashlib.sha256((code_digest() + config).encode()).hexdigest()
-    _tags[datasette] = f'W/"{file_hash[:20]}-{code[:12]}"'
+    _tags[datasette] = f'W/"{db.cached_hash[:20]}-{code[:12]}"'
+
+
+def _key(db: Any) -> tuple[str, tuple[int, int, int] | None]:
+    return str(db.path), file_stamp(db.path)
+
+
+async def ready(datasette: Any, seconds: float = 30.0) -> str | None:
+    """The ETag of `datasette`'s pages once worked out (None if not within `seconds`)."""
+    deadline = asyncio.get_running_loop().time() + seconds
+    while etag(datasette) is None and asyncio.get_running_loop().time() < deadline:
+        await asyncio.sleep(0.01)
+    return etag(datasette)
 
 
 def etag(datasette: Any) -> str | None:

@@ -282,7 +282,7 @@ def extra_template_vars(request: Any, datasette: Any) -> dict[str, Any]:
 
 
 @hookimpl
-def startup(datasette: Any) -> Any:
+def startup(datasette: Any) -> None:
     """Datasette prints a traceback with every local variable for every error, a visitor's
     404 included, when `rich` is installed (spaCy installs it): the rules site has it print
     only real failures (500), as a plain traceback. The ETag of the pages is worked out."""
@@ -290,5 +290,4 @@ def startup(datasette: Any) -> Any:
         from datasette import handle_exception
 
         handle_exception.rich = None
-        return caching.prepare(datasette)
-    return None
+        caching.prepare(datasette)

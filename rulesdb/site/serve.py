@@ -28,7 +28,7 @@ from datasette.utils.asgi import Request
 
 from ..db.replacing import file_stamp, scratch_folder
 from .bounds import bound_heap
-from .caching import revalidated
+from .caching import compute, revalidated
 from .guard import failure_page, guarded
 from .lanes import Lanes, Turns, check_time_less_often, datasette_page
 
@@ -221,6 +221,7 @@ def run(db_path: Path, host: str, port: int, workers: int = 1) -> None:
     if workers <= 1:
         uvicorn.run(site, host=host, port=port, log_level="warning", lifespan="on", workers=1)
         return
+    compute(site.ds)  # the file's hash, read once for every worker
     _retire(site.ds)  # its threads are not to be forked
     _prefork(db_path, host, port, workers)
 
