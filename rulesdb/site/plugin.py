@@ -36,7 +36,7 @@ from ..lineage.renumbered import as_csv
 from ..lookup import query
 from ..lookup import search as full_text
 from ..lookup.search import HIT_END, HIT_START, also_in
-from . import bounds, diffs, feeds, guard, lanes, pages, releases
+from . import bounds, caching, diffs, feeds, guard, lanes, pages, releases
 from .render import glossary_url, highlight, rule_url, slug
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
@@ -236,7 +236,8 @@ UNCOUNTED = re.compile(r"^/rules/term_mentions(?:\.\w+)?$")
 def asgi_wrapper(datasette: Any) -> Any:
     """Add `_nocount=1` to the table pages of the UNCOUNTED views; send the SQL of
     Datasette's own pages to their lane (rulesdb.site.lanes), whatever server runs the site;
-    answer GET and HEAD only, with security headers (rulesdb.site.guard)."""
+    answer GET and HEAD only, with security headers (rulesdb.site.guard), and with the
+    caching headers of an immutable database (rulesdb.site.caching)."""
     def wrap(app: Any) -> Any:
         async def uncounted(scope: dict, receive: Any, send: Any) -> None:
             query = scope.get("query_string", b"")
@@ -253,7 +254,8 @@ def asgi_wrapper(datasette: Any) -> Any:
                     lanes.QUERY_LANE.reset(lane)
                 return
             await app(scope, receive, send)
-        return guard.guarded(uncounted) if enabled(datasette) else uncounted
+        return (guard.guarded(caching.cached(datasette, uncounted)) if enabled(datasette)
+                else uncounted)
     return wrap
 
 
@@ -295,8 +297,9 @@ def extra_template_vars(request: Any, datasette: Any) -> dict[str, Any]:
 def startup(datasette: Any) -> None:
     """Datasette prints a traceback with every local variable for every error, a visitor's
     404 included, when `rich` is installed (spaCy installs it): the rules site has it print
-    only real failures (500), as a plain traceback."""
+    only real failures (500), as a plain traceback. The ETag of the pages is worked out."""
     if enabled(datasette):
         from datasette import handle_exception
 
         handle_exception.rich = None
+        caching.prepare(datasette)
