@@ -324,10 +324,28 @@ class Matcher:
 
     def bottom_up(self) -> None:
         """Match each unmatched parent to the new parent most of its children went to (or
-        would go to, for children whose match waits for their family's vote)."""
-        for side_old, side_new, fwd, link, deferred in (
-                (self.old, self.new, self.fwd, self.link, self.deferred[0]),
-                (self.new, self.old, self.rev, lambda a, b: self.link(b, a), self.deferred[1])):
+        would go to, for children whose match waits for their family's vote), and the
+        reverse; the best-supported first, again until no parent is matched any more (a
+        parent matched gives the votes for its own parent). The same parents are matched in
+        whichever direction two editions are aligned."""
+        while True:
+            votes = sorted(self._parent_votes())
+            matched = False
+            for _, _, _, i, j in votes:
+                if i not in self.fwd and j not in self.rev:
+                    self.link(i, j)
+                    matched = True
+            if not matched:
+                return
+
+    def _parent_votes(self) -> list[tuple[int, int, int, int, int]]:
+        """(-votes, min(i, j), max(i, j), old parent i, new parent j) for each unmatched
+        parent of either side and the parent of the other side most of its children went
+        to, when they are enough."""
+        found = []
+        for side_old, side_new, fwd, taken, deferred, mirrored in (
+                (self.old, self.new, self.fwd, self.rev, self.deferred[0], False),
+                (self.new, self.old, self.rev, self.fwd, self.deferred[1], True)):
             for parent, kids in side_old.children.items():
                 if parent in fwd:
                     continue
@@ -339,7 +357,7 @@ class Matcher:
                 target, votes = targets.most_common(1)[0]
                 if (votes * 2 > sum(targets.values())
                         and side_old.kinds[parent] == side_new.kinds[target]
-                        and target not in (self.rev if side_old is self.old else self.fwd)
+                        and target not in taken
                         and (votes * 2 >= max(len(kids), len(side_new.children[target]))
                              # two votes do for half of one family ("State-Based Effects"
                              # → "State-Based Actions", which grew) or within one family
@@ -348,4 +366,6 @@ class Matcher:
                                  votes * 2 >= min(len(kids), len(side_new.children[target]))
                                  or side_new.parents[target] == fwd.get(
                                      side_old.parents[parent], -1))))):
-                    link(parent, target)
+                    i, j = (target, parent) if mirrored else (parent, target)
+                    found.append((-votes, min(i, j), max(i, j), i, j))
+        return found
