@@ -6,27 +6,31 @@ a normalized text met once on each side is an anchor. The rules left are prepare
 words) and matched in rounds, each scoring its candidate pairs and taking them best first:
 1. candidates: pairs within a group of equal texts ("General"), the same number, the
    unmatched children of two matched parents, and each rule with the five that share most
-   of its six rarest words (rulesdb.lineage.side);
+   of its six rarest words (rulesdb.lineage.side); with a rule of several sentences, the
+   kin of the subrules it pairs with (its lead sentence may have gone to their parent);
 2. parents left unmatched are matched to the new parent most of their children went to
    (or would go to), then the same candidates again;
 3. the unmatched rules of two sections that the matches tie together (402 → 113 in 2009).
 
 A pair is scored by its bag-of-words Dice, difflib's word-order ratio and the share of the
-shorter text kept in order (a rule cut short), plus bonuses for the same family (parents
-matched to each other, or a level added or removed in between), else for tied sections, and
-for the same number. Floors keep unrelated rules apart: Dice ≥ 0.5 (or most of the shorter
-text kept in order), word order too when the families differ, more for headings, and 0.95
-for a rule leaving one matched family for another, or for a pair whose texts each name their
-own family's title (template sentences: "Multiple instances of trample …" vs "… of skulk
-…"), unless the families' other rules vote them the same (In Play → Battlefield).
+shorter text kept in order (a rule cut short), plus how much more of each one's lead
+sentence the other holds than of its whole text (a rule cut in two goes on where its lead
+went), and bonuses for the same family (parents matched to each other, or a level added or
+removed in between), else for tied sections, and for the same number. Floors keep
+unrelated rules apart: Dice ≥ 0.5 (or most of the shorter text kept in order), word order
+too when the families differ, more for headings, and 0.95 for a rule leaving one matched
+family for another, or for a pair whose texts each name their own family's title (template
+sentences: "Multiple instances of trample …" vs "… of skulk …"), unless the families' other
+rules vote them the same (In Play → Battlefield).
 """
 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Iterable
 
 from .side import Rarity, Side, rare_pairs
-from .text import key_ratio, normalize, vocab_of, word_tokens
+from .text import held, key_ratio, normalize, vocab_of, word_tokens
 
 MIN_SIMILARITY = 0.5
 MIN_COVER = 0.8  # or this share of the shorter text's words (a rule cut short)
@@ -39,6 +43,9 @@ MIN_MOVED_ORDER = 0.5  # a pair whose families turn out matched elsewhere (Match
 # name their own family ("Multiple instances of changeling …" vs "… of deathtouch …"), must
 # be near-identical: template sentences differ only in the name of their family.
 MIN_CROSS_FAMILY_SIMILARITY = 0.95
+
+# weight of how alike two rules begin (their first sentences' words in order) in a score
+LEAD_WEIGHT = 0.1
 
 FLOW_SHARE = 5  # two sections are tied when a fifth of the matches of one go to the other
 FLOW_PAIRS = 2000  # at most this many pairs of unmatched rules from two tied sections
@@ -157,6 +164,21 @@ class Matcher:
         pairs.update(rare_pairs(self.new, self.old, self.rev, self.fwd, rare, swap=True))
         return pairs
 
+    def kin_pairs(self, pairs: Iterable[tuple[int, int]]) -> set[tuple[int, int]]:
+        """A rule of several sentences may have been cut in two, its lead sentence kept in the
+        parent or a sibling of the subrule its other words went to (200.1 of 2004, "When a
+        rule … refers to a 'card' … Tokens aren't considered cards …", is 108.2 and 108.2b of
+        2026): with each pair of such a rule that passes the floors, the subrule's kin (and
+        the mirror, for a rule of several sentences made of two)."""
+        old, new, fwd, rev = self.old, self.new, self.fwd, self.rev
+        found = set()
+        for i, j in pairs:
+            if old.several[i]:
+                found.update((i, q) for q in new.kin(j) if q not in rev)
+            if new.several[j]:
+                found.update((p, j) for p in old.kin(i) if p not in fwd)
+        return found
+
     def tie_sections(self) -> None:
         """Find the sections the matches so far tie together: a fifth of the matched rules
         of one (or of the other) go to the other (402 → 113 in 2009)."""
@@ -190,12 +212,27 @@ class Matcher:
         return pairs
 
     def greedy(self, pairs: set[tuple[int, int]]) -> None:
-        """Score the pairs and match them best first (a rule once matched is taken)."""
+        """Score the pairs, and the kin of those that pass the floors (kin_pairs), and match
+        them best first (a rule once matched is taken)."""
+        scored = self.scored(pairs)
+        kin = self.kin_pairs([(i, j) for *_, i, j, _ in scored]) - pairs
+        if kin:
+            scored += self.scored(kin)
+        for _, _, _, i, j, recheck in sorted(scored):
+            if i not in self.fwd and j not in self.rev and not (recheck and self._leaves(i, j,
+                                                                                     recheck)):
+                self.link(i, j)
+
+    def scored(self, pairs: Iterable[tuple[int, int]]) -> list[tuple]:
+        """(-score, min(i, j), max(i, j), i, j, recheck) of each pair that passes the floors
+        (recheck: its word order when the pair must be checked again as it is taken)."""
         scored = []
         old, new, sims = self.old, self.new, self.sims
         old_kinds, new_kinds, old_sizes, new_sizes = old.kinds, new.kinds, old.sizes, new.sizes
         old_keys, new_keys, old_vocab, new_vocab = old.keys, new.keys, old.vocab, new.vocab
         old_repeats, new_repeats = old.repeats, new.repeats
+        old_leads, new_leads, old_several, new_several = (old.leads, new.leads, old.several,
+                                                          new.several)
         (old_sections, new_sections), tied = self.sections, self.tied
         for i, j in pairs:
             if old_kinds[i] != new_kinds[j]:
@@ -244,18 +281,23 @@ class Matcher:
             # bags of words alone match unrelated rules: words in much the same order too
             if not same_parent and order < MIN_ORDER_SIMILARITY:
                 continue
+            # how much more of each one's first sentence the other holds, in order, than of
+            # its whole text: a rule cut in two goes on where its lead sentence went, not
+            # where its tail did (0 for two texts of one sentence each)
+            lead = 0.0
+            if old_several[i] or new_several[j]:
+                kept = order * total / 2  # words in order
+                lead = (held(old_leads[i], new_keys[j]) - kept / size_i
+                        + held(new_leads[j], old_keys[i]) - kept / size_j) / 2
             # structure: the same family, else sections the matches tie; the same number
-            score = ((sim + order + order * total / (2 * smaller)) / 3 + 0.05 * same_number
-                     + (0.1 if same_parent else
-                        0.05 * ((old_sections[i], new_sections[j]) in tied)))
+            score = ((sim + order + order * total / (2 * smaller)) / 3 + LEAD_WEIGHT * lead
+                     + 0.05 * same_number + (0.1 if same_parent else
+                                             0.05 * ((old_sections[i], new_sections[j]) in tied)))
             # a pair between two families is checked again when it is taken: a parent
             # matched earlier in the round may have sent both families elsewhere
             recheck = family >= OPEN and sim < MIN_CROSS_FAMILY_SIMILARITY
             scored.append((-score, min(i, j), max(i, j), i, j, recheck and order))
-        for _, _, _, i, j, recheck in sorted(scored):
-            if i not in self.fwd and j not in self.rev and not (recheck and self._leaves(i, j,
-                                                                                     recheck)):
-                self.link(i, j)
+        return scored
 
     def _leaves(self, i: int, j: int, order: float) -> bool:
         """Whether a pair scored between two families now leaves one for another that goes
