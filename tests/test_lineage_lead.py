@@ -81,6 +81,46 @@ def test_a_lead_sentence_kept_by_the_parent_of_the_subrule_its_tail_went_to():
     assert made == {("200.1", "108.2"): False, ("200.1", "108.2b"): True}
 
 
+def test_a_rule_cut_in_three_is_one_split():
+    """419.6h of 2009-05-01 is 613.11, 613.11a and 613.11b of 2009-07-11."""
+    draws = "Some effects replace card draws. These effects apply even if no cards could be drawn."
+    sequence = ("If an effect replaces a draw within a sequence of card draws, all actions "
+                "required by the replacement are completed before resuming the sequence.")
+    additional = ("If an effect would have a player both draw a card and perform an additional "
+                  "action on that card, and the draw is replaced, the additional action is not "
+                  "performed on any cards drawn as a result of that replacement effect.")
+    old = [section("419", "Replacement Effects"),
+           rule("419.6", "Replacement effects apply.", "419"),
+           rule("419.6h", f"{draws} {sequence} {additional}", "419.6")]
+    new = [section("614", "Replacement Effects"),
+           rule("614.6", "Replacement effects apply.", "614"),
+           rule("614.11", draws, "614"), rule("614.11a", sequence, "614.11"),
+           rule("614.11b", additional, "614.11")]
+    made = {(c.op, c.new, c.extra) for c in align(old, new) if c.old == "419.6h"}
+    assert made == {("split", "614.11", False), ("split", "614.11a", True),
+                    ("split", "614.11b", True)}
+
+
+def test_a_sentence_copied_into_other_sections_is_one_part():
+    """409.1f of 2003-03-15 lost its last sentence to 409.1h; 308.2f and 309.2d, new rules
+    for the costs of attacking and blocking, say the same: copies, not parts."""
+    total = ("The player determines the total cost of the spell or ability. Costs may include "
+             "paying mana, tapping permanents, sacrificing permanents and discarding cards.")
+    pays = ("Once the player has enough mana in his or her mana pool, he or she pays the total "
+            "cost in any order. Partial payments are not allowed.")
+    copied = ("Once the player has enough mana in his or her mana pool, he or she pays all "
+              "costs in any order. Partial payments are not allowed.")
+    old = [section("308", "Declare Attackers Step"), rule("308.1", "Attackers attack.", "308"),
+           section("409", "Playing Spells"), rule("409.1", "To play a spell:", "409"),
+           rule("409.1f", f"{total} {pays}", "409.1")]
+    new = [section("308", "Declare Attackers Step"), rule("308.1", "Attackers attack.", "308"),
+           rule("308.2", "Attacking may cost:", "308"), rule("308.2f", copied, "308.2"),
+           section("409", "Playing Spells"), rule("409.1", "To play a spell:", "409"),
+           rule("409.1f", total, "409.1"), rule("409.1h", pays, "409.1")]
+    made = {(c.op, c.new, c.extra) for c in align(old, new) if c.old == "409.1f"}
+    assert made == {("split", "409.1f", False), ("split", "409.1h", True)}
+
+
 def test_a_rule_that_gained_a_lead_sentence_keeps_the_rule_holding_its_text():
     """711.8a of 2020-08-07 is the second sentence of 711.9a of 2020-09-25, not the new 711.9b
     that reads like it."""

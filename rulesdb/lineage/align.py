@@ -18,8 +18,9 @@ and text, or whose text is met once on each side, is matched at once; so is a no
 met once on each side. The rest are matched in rounds of candidate pairs, scored and taken
 greedily best first (rulesdb.lineage.matcher says which pairs, how they are scored and what
 keeps a template sentence from pairing across two keywords). A rule whose text went to two
-new rules is a split, the reverse a merge. Reported similarity of a non-identical match is
-difflib's word-sequence ratio.
+new rules or more is a split, the reverse a merge; the part holding the rule's number, else
+its lead sentence, is the one its lineage goes on into. Reported similarity of a
+non-identical match is difflib's word-sequence ratio.
 
 Candidate generation and tie-breaking treat both sides alike, so aligning (B, A) gives the
 mirror of aligning (A, B).
@@ -39,6 +40,7 @@ from .text import cited_numbers, held, key_ratio
 __all__ = ["PAIR_OPS", "Change", "Coverage", "RuleRec", "Side", "align", "mirror"]
 
 SPLIT_CONTAINMENT = 0.8
+SPLIT_GAIN = 0.15  # the share of a rule's words a part of it adds to the rest
 LEAD_MARGIN = 0.25  # a part holding this much more of a rule's lead sentence goes on as it
 PAIR_OPS = ("unchanged", "edited", "renumbered", "renumbered_edited")
 MIRROR = {"added": "removed", "removed": "added", "split": "merged", "merged": "split"}
@@ -199,14 +201,15 @@ def _inside(part_side: Side, part: int, whole_side: Side, whole: int) -> float:
 
 def _splits(matcher: Matcher, rare: Rarity,
             mirrored: bool = False) -> list[tuple[int, int, float]]:
-    """(src rule, extra dst rule, containment) where a src rule's text went to two dst rules
-    (old to new; new to old when `mirrored`), the extra one within the family it may join."""
+    """(src rule, extra dst rule, containment) where a src rule's text went to several dst
+    rules (old to new; new to old when `mirrored`): each extra part lies mostly inside it and
+    adds a share of its words to what its match holds, and the parts with its match hold
+    most of it (419.6h of 2009-05-01 is 613.11, 613.11a and 613.11b of 2009-07-11)."""
     src, dst, fwd, rev = ((matcher.new, matcher.old, matcher.rev, matcher.fwd) if mirrored
                           else (matcher.old, matcher.new, matcher.fwd, matcher.rev))
-    found = []
-    taken: set[int] = set()
+    parts: dict[int, list[tuple[int, float]]] = {}  # src rule → its extra parts, in order
     for j, i in rare_pairs(dst, src, rev, {}, rare):
-        if i not in fwd or j in taken or len(dst.words[j]) <= SHORT:
+        if i not in fwd or len(dst.words[j]) <= SHORT:
             continue
         bound = len(dst.vocab[j] & src.vocab[i]) + min(dst.repeats[j], src.repeats[i])
         if bound / dst.sizes[j] < SPLIT_CONTAINMENT:  # `inside` below it too
@@ -217,10 +220,26 @@ def _splits(matcher: Matcher, rare: Rarity,
         other = fwd[i]
         alone = len(src.tokens(i) & dst.tokens(other)) / src.sizes[i]
         together = _contained(src.bag(i), dst.bag(other) + dst.bag(j), src.sizes[i])
-        if (together >= SPLIT_CONTAINMENT and together - alone >= 0.15
+        if (together - alone >= SPLIT_GAIN
                 and not matcher.strays(*((j, i) if mirrored else (i, j)))):
-            found.append((i, j, round(inside, 3)))
-            taken.add(j)
+            parts.setdefault(i, []).append((j, round(inside, 3)))
+    found = []
+    taken: set[int] = set()
+    for i, extra in parts.items():
+        # a part that repeats one kept before it is a copy (a sentence copied into three
+        # sections): of parts saying the same, the one nearest the match is kept
+        extra.sort(key=lambda part: (-part[1], abs(part[0] - fwd[i])))
+        kept: list[int] = []
+        for j, _ in extra:
+            if j not in taken and not any(
+                    len(dst.tokens(j) & dst.tokens(k)) >= SPLIT_CONTAINMENT * dst.sizes[j]
+                    for k in kept):
+                kept.append(j)
+        whole = sum((dst.bag(j) for j in kept), dst.bag(fwd[i]))
+        if kept and _contained(src.bag(i), whole, src.sizes[i]) >= SPLIT_CONTAINMENT:
+            inside = dict(extra)
+            found.extend((i, j, inside[j]) for j in kept)
+            taken.update(kept)
     return found
 
 
