@@ -1,13 +1,15 @@
 """A rule goes on where its lead sentence went: when a rule's text went to several rules, the
-one holding its first sentence continues it (the others are the extra parts of a split).
-Synthetic trees after real cases of the history (the far pair 2004-10-01 → 2026-01-16 is
-checked in test_lineage_far_pair.py)."""
+one holding its first sentence continues it (the others are the extra parts of a split), and
+sections whose titles name the same thing count as tied. Synthetic trees after real cases of
+the history (the far pair 2004-10-01 → 2026-01-16 is checked in test_lineage_far_pair.py)."""
 
 from __future__ import annotations
 
 import pytest
 
 from rulesdb.lineage.align import RuleRec, align
+from rulesdb.lineage.sections import named_alike
+from rulesdb.lineage.side import Side
 from rulesdb.lineage.text import held, lead_of, normalize
 
 
@@ -145,3 +147,15 @@ def test_a_rule_that_gained_a_lead_sentence_keeps_the_rule_holding_its_text():
                           "stays in its current zone.", "711.9")]
     made = {(c.old, c.new) for c in align(old, new) if c.old == "711.8a" and not c.extra}
     assert made == {("711.8a", "711.9a")}
+
+
+def test_sections_whose_titles_name_the_same_thing():
+    old = Side([section("200", "General"), section("406", "Mana Abilities"),
+                section("411", "Playing Mana Abilities"), section("404", "Triggered Abilities"),
+                section("300", "General")])
+    new = Side([section("100", "General"), section("112", "Abilities"),
+                section("603", "Handling Triggered Abilities"), section("605", "Mana Abilities"),
+                section("117", "Timing and Priority")])
+    # one title's words, two at least, all in the other's; "General" is on two sections of
+    # the old side, and "Abilities" alone names too broad a subject
+    assert named_alike(old, new) == {("406", "605"), ("411", "605"), ("404", "603")}

@@ -10,7 +10,8 @@ words) and matched in rounds, each scoring its candidate pairs and taking them b
    kin of the subrules it pairs with (its lead sentence may have gone to their parent);
 2. parents left unmatched are matched to the new parent most of their children went to
    (or would go to), then the same candidates again;
-3. the unmatched rules of two sections that the matches tie together (402 → 113 in 2009).
+3. the unmatched rules of two sections that the matches tie together (402 → 113 in 2009),
+   or whose titles name the same thing (rulesdb.lineage.sections).
 
 A pair is scored by its bag-of-words Dice, difflib's word-order ratio and the share of the
 shorter text kept in order (a rule cut short), plus how much more of each one's lead
@@ -29,6 +30,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 
+from .sections import named_alike, section, tied_by_flow
 from .side import Rarity, Side, rare_pairs
 from .text import held, key_ratio, normalize, vocab_of, word_tokens
 
@@ -47,16 +49,10 @@ MIN_CROSS_FAMILY_SIMILARITY = 0.95
 # weight of how alike two rules begin (their first sentences' words in order) in a score
 LEAD_WEIGHT = 0.1
 
-FLOW_SHARE = 5  # two sections are tied when a fifth of the matches of one go to the other
 FLOW_PAIRS = 2000  # at most this many pairs of unmatched rules from two tied sections
 
 # How the families of two rules relate (Matcher._family), closest first
 SAME, FITS, OPEN, HALF, ELSEWHERE = range(5)
-
-
-def section(number: str) -> str:
-    """The section (or chapter) a rule number lies in: 702.19a → 702."""
-    return number.split(".", 1)[0]
 
 
 class Matcher:
@@ -69,6 +65,7 @@ class Matcher:
         self.sims: dict[tuple[int, int], int] = {}  # shared words per pair, across rounds
         # per rule, its best counterpart that only the vote of its family can allow
         self.deferred: tuple[dict[int, tuple[float, int]], dict[int, tuple[float, int]]] = ({}, {})
+        self.named = named_alike(old, new)  # sections whose titles name the same thing
 
     def run(self) -> Rarity:
         """Match in rounds; the rare words of the rules that did not keep their place."""
@@ -180,19 +177,9 @@ class Matcher:
         return found
 
     def tie_sections(self) -> None:
-        """Find the sections the matches so far tie together: a fifth of the matched rules
-        of one (or of the other) go to the other (402 → 113 in 2009)."""
-        old_sections, new_sections = self.sections
-        fwd = self.fwd
-        flows = Counter(zip(map(old_sections.__getitem__, fwd),
-                            map(new_sections.__getitem__, fwd.values()), strict=True))
-        out_of: Counter[str] = Counter()
-        into: Counter[str] = Counter()
-        for (source, target), count in flows.items():
-            out_of[source] += count
-            into[target] += count
-        self.tied = {(source, target) for (source, target), count in flows.items()
-                     if count * FLOW_SHARE >= min(out_of[source], into[target])}
+        """Find the sections the matches so far tie together (rulesdb.lineage.sections:
+        by where their rules went, or by their titles)."""
+        self.tied = tied_by_flow(*self.sections, self.fwd) | self.named
 
     def flow_pairs(self) -> set[tuple[int, int]]:
         """Pairs of unmatched rules of two tied sections."""
