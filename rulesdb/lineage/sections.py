@@ -27,9 +27,8 @@ def named_alike(old: Side, new: Side) -> set[tuple[str, str]]:
     titles = []
     for side in (old, new):
         named: dict[frozenset[str], list[str]] = defaultdict(list)
-        for rule in side.rules:
-            if rule.kind == "section" and rule.title:
-                named[vocab_of(normalize(rule.title))].append(rule.number)
+        for number, title in side.section_titles.items():
+            named[vocab_of(normalize(title))].append(number)
         titles.append({words: numbers[0] for words, numbers in named.items()
                        if words and len(numbers) == 1})
     old_titles, new_titles = titles

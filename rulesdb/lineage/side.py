@@ -49,6 +49,9 @@ class Side:
         self.kinds = ["chapter" if rule.kind == "chapter" else
                       "heading" if rule.kind == "section" or rule.title else "rule"
                       for rule in self.rules]
+        # section → its title (sections tied by their titles: rulesdb.lineage.sections)
+        self.section_titles = {rule.number: rule.title for rule in self.rules
+                               if rule.kind == "section" and rule.title}
         index = self.index
         self.parents = [index.get(rule.parent) if rule.parent else None for rule in self.rules]
         self.children: dict[int, list[int]] = defaultdict(list)
