@@ -50,6 +50,7 @@ from .release import (
     read_source,
     store_release,
 )
+from .vocabulary import store as store_vocabulary
 
 # what the rest of rulesdb and its tests take from here (rulesdb.sources.release has them)
 __all__ = ["STDIN", "AddOptions", "AddReport", "Added", "Source", "add_files", "add_sources",
@@ -172,6 +173,8 @@ def _add(db_path: Path, sources: list[Source], options: AddOptions,
             parsed.clear()
             if new_ids and not options.dry_run:
                 refresh = store_file(db, options.overrides)
+                if report.created and options.overrides:  # a new database: data/'s words
+                    store_vocabulary(db, options.overrides.parent)
                 _run_layers(db, new_ids, report, step, workers, refresh)
             db.conn.commit()
         finally:

@@ -35,6 +35,7 @@ from .release import (
     previous_sources,
     store_release,
 )
+from .vocabulary import store as store_vocabulary
 
 PARSERS = ("cr_text", "cr_flat", "cr_any", "rulings", "rulebook_print", "rulebook_web")
 
@@ -175,6 +176,7 @@ def _build(db_path: Path, sources_dir: Path, catalog_path: Path | None,
             doc_ids = [*(i for i in doc_ids if i != doc_id), doc_id]
         mark_superseded(db)
         store_overrides(db, hand_set, overrides)
+        report.notes.append(store_vocabulary(db, sources_dir.parent))
         times = run_layers(db, doc_ids, lambda label: on_step(label, total), workers=workers,
                            layers=LAYERS)
         report.layers.update(times.summaries)
