@@ -34,7 +34,9 @@ class Failing(click.ClickException):
               show_default=True, help="sarif: a SARIF 2.1.0 log of the stale citations, for "
               "code-review tools.")
 @click.option("--fix", is_flag=True, help="Print a unified diff rewriting each renumbered "
-              "citation to its current number.")
+              "citation to its current number (a range whose members all moved to one range "
+              "too), and list on stderr the stale citations it leaves, with why; with --json, "
+              "both as JSON.")
 @click.option("--write", is_flag=True, help="With --fix: apply the rewrite to the files.")
 @click.option("--since", metavar="EDITION", help="List the citations whose rule changed "
               "between EDITION and the one checked, with the words that changed.")
