@@ -9,7 +9,6 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 
 from .side import Side
-from .text import normalize, vocab_of
 
 FLOW_SHARE = 5  # two sections are tied when a fifth of the matches of one go to the other
 
@@ -24,14 +23,7 @@ def named_alike(old: Side, new: Side) -> set[tuple[str, str]]:
     two at least, are all in the other ("Playing Mana Abilities", 411 of 2004, and "Mana
     Abilities", 605 of 2026; "Abilities" alone names too broad a subject). A title met on
     several sections of a side ("General") says nothing alone."""
-    titles = []
-    for side in (old, new):
-        named: dict[frozenset[str], list[str]] = defaultdict(list)
-        for number, title in side.section_titles.items():
-            named[vocab_of(normalize(title))].append(number)
-        titles.append({words: numbers[0] for words, numbers in named.items()
-                       if words and len(numbers) == 1})
-    old_titles, new_titles = titles
+    old_titles, new_titles = old.titled_sections, new.titled_sections
     by_word: dict[str, list[frozenset[str]]] = defaultdict(list)
     for words in new_titles:
         for word in words:

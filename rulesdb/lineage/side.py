@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
+from functools import cached_property
 from itertools import chain
 from typing import NamedTuple
 
@@ -49,9 +50,6 @@ class Side:
         self.kinds = ["chapter" if rule.kind == "chapter" else
                       "heading" if rule.kind == "section" or rule.title else "rule"
                       for rule in self.rules]
-        # section → its title (sections tied by their titles: rulesdb.lineage.sections)
-        self.section_titles = {rule.number: rule.title for rule in self.rules
-                               if rule.kind == "section" and rule.title}
         index = self.index
         self.parents = [index.get(rule.parent) if rule.parent else None for rule in self.rules]
         self.children: dict[int, list[int]] = defaultdict(list)
@@ -93,6 +91,17 @@ class Side:
                 return True
             parent = self.parents[parent]
         return False
+
+    @cached_property
+    def titled_sections(self) -> dict[frozenset[str], str]:
+        """The words of each section title met once in the edition → its section (sections
+        tied by their titles: rulesdb.lineage.sections)."""
+        named: dict[frozenset[str], list[str]] = defaultdict(list)
+        for rule in self.rules:
+            if rule.kind == "section" and rule.title:
+                named[vocab_of(normalize(rule.title))].append(rule.number)
+        return {words: numbers[0] for words, numbers in named.items()
+                if words and len(numbers) == 1}
 
     def kin(self, k: int) -> list[int]:
         """The parent of subrule `k` and its siblings, when its parent is a rule (not a
