@@ -178,7 +178,9 @@ def _build(db_path: Path, sources_dir: Path, catalog_path: Path | None,
             doc_ids = [*(i for i in doc_ids if i != doc_id), doc_id]
         mark_superseded(db)
         store_overrides(db, hand_set, overrides)
-        report.notes.append(store_vocabulary(db, sources_dir.parent))
+        t0 = time.perf_counter()
+        report.layers["search"] = store_vocabulary(db, sources_dir.parent)
+        report.layer_seconds["search"] = time.perf_counter() - t0
         times = run_layers(db, doc_ids, lambda label: on_step(label, total), workers=workers,
                            layers=LAYERS)
         report.layers.update(times.summaries)

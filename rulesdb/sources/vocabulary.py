@@ -95,4 +95,4 @@ def store(db: sqlite_utils.Database, data_dir: Path) -> str:
           "reading": " + ".join(" | ".join(part) for part in entry.readings),
           "note": entry.note} for entry in entries)
     db["search_stopwords"].insert_all({"word": word} for word in words)
-    return f"search: {len(entries)} vocabulary entries, {len(words)} stop words"
+    return f"{len(entries)} vocabulary entries, {len(words)} stop words"
