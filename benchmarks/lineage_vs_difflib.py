@@ -40,6 +40,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 import sqlite_utils
 from difflib_peer import PeerPair, peer_match, peer_match_as_written, peer_rules
@@ -59,24 +60,43 @@ PAIRS = [("2009-05-01", "2009-07-11"), ("2009-05-01", "2009-09-04"),
 BANDS = [(0.9, 1.01, "≥ 0.9"), (0.8, 0.9, "0.8–0.9"), (0.6, 0.8, "0.6–0.8"), (0.0, 0.6, "< 0.6")]
 
 
+class Stored(NamedTuple):
+    """A rule as the database stores it (a number printed twice is stored as `702.30d-2`)."""
+
+    number: str
+    kind: str
+    text: str
+    parent: str | None
+
+
+def stored_rules(path: Path, doc_id: str) -> list[Stored]:
+    """An edition's rules as stored, in document order: both matchers see these."""
+    conn = sqlite3.connect(path)
+    rules = [Stored(*row) for row in conn.execute(
+        "SELECT number, kind, text, parent FROM rules WHERE document = ? ORDER BY position",
+        [doc_id])]
+    conn.close()
+    return rules
+
+
 @dataclass
 class Comparison:
     """Both matchers' pairs for one pair of editions, and what judging them needs."""
 
-    old_doc: Document
-    new_doc: Document
+    old_rules: list[Stored]
+    new_rules: list[Stored]
     peer: list[PeerPair]
     links: dict[tuple[str, str], str]  # rulesdb: (old, new) → change, unchanged included
     old_texts: dict[str, str] = field(init=False)
     new_texts: dict[str, str] = field(init=False)
 
     def __post_init__(self) -> None:
-        self.old_texts = peer_rules([(r.number, r.kind, r.text) for r in self.old_doc.rules])
-        self.new_texts = peer_rules([(r.number, r.kind, r.text) for r in self.new_doc.rules])
-        self.texts = {("old", r.number): r.text for r in self.old_doc.rules}
-        self.texts.update({("new", r.number): r.text for r in self.new_doc.rules})
-        self.old_parent = {r.number: r.parent for r in self.old_doc.rules}
-        self.new_parent = {r.number: r.parent for r in self.new_doc.rules}
+        self.old_texts = peer_rules([(r.number, r.kind, r.text) for r in self.old_rules])
+        self.new_texts = peer_rules([(r.number, r.kind, r.text) for r in self.new_rules])
+        self.texts = {("old", r.number): r.text for r in self.old_rules}
+        self.texts.update({("new", r.number): r.text for r in self.new_rules})
+        self.old_parent = {r.number: r.parent for r in self.old_rules}
+        self.new_parent = {r.number: r.parent for r in self.new_rules}
         self.ours_old: dict[str, set[str]] = {}
         self.ours_new: dict[str, set[str]] = {}
         for old, new in self.links:
@@ -226,13 +246,6 @@ def compare(docs: dict[str, tuple[Source, Document]], old_day: str, new_day: str
     """Time both matchers on one pair and print the figures."""
     old_id, new_id = f"cr-{old_day}", f"cr-{new_day}"
     (old_source, old_doc), (new_source, new_doc) = docs[old_id], docs[new_id]
-    old_texts = peer_rules([(r.number, r.kind, r.text) for r in old_doc.rules])
-    new_texts = peer_rules([(r.number, r.kind, r.text) for r in new_doc.rules])
-    print(f"\n== {old_id} ({len(old_doc.rules)} rules, {len(old_texts)} numbered) → "
-          f"{new_id} ({len(new_doc.rules)}, {len(new_texts)})")
-    wall, cpu = time.perf_counter(), time.process_time()
-    peer = peer_match(old_texts, new_texts)
-    peer_wall, peer_cpu = time.perf_counter() - wall, time.process_time() - cpu
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "rules.db"
         db = sqlite_utils.Database(path)
@@ -241,12 +254,20 @@ def compare(docs: dict[str, tuple[Source, Document]], old_day: str, new_day: str
         store_release(db, new_id, new_source, new_doc, keep_source=False)
         db.conn.commit()
         db.close()
+        old_rules, new_rules = stored_rules(path, old_id), stored_rules(path, new_id)
+        old_texts = peer_rules([(r.number, r.kind, r.text) for r in old_rules])
+        new_texts = peer_rules([(r.number, r.kind, r.text) for r in new_rules])
+        print(f"\n== {old_id} ({len(old_rules)} rules, {len(old_texts)} numbered) → "
+              f"{new_id} ({len(new_rules)}, {len(new_texts)})")
+        wall, cpu = time.perf_counter(), time.process_time()
+        peer = peer_match(old_texts, new_texts)
+        peer_wall, peer_cpu = time.perf_counter() - wall, time.process_time() - cpu
         ours_wall, ours_cpu = time_diff(path, old_id, new_id, runs)
         conn = sqlite3.connect(path)
         links = {(c.old, c.new): c.op for c in compute_changes(conn, old_id, new_id)
                  if c.op in (*PAIR_OPS, "split", "merged") and c.old and c.new}
         conn.close()
-    comparison = Comparison(old_doc, new_doc, peer, links)
+    comparison = Comparison(old_rules, new_rules, peer, links)
     print(f"  peer matcher {peer_wall:.2f} s (CPU {peer_cpu:.2f} s); rulesdb diff "
           f"{ours_wall:.3f} s (CPU {ours_cpu:.3f} s), median of {runs}; rulesdb is "
           f"{peer_wall / ours_wall:.0f}× faster (CPU {peer_cpu / ours_cpu:.0f}×; target ≥ 10×)")

@@ -59,11 +59,12 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def start_server(db: Path) -> tuple[subprocess.Popen, str]:
+def start_server(db: Path, extra: list[str] | None = None) -> tuple[subprocess.Popen, str]:
+    """`rulesdb serve` of `db` (with the options `extra`) on a free port, once it answers."""
     port = free_port()
     process = subprocess.Popen(
         [sys.executable, "-m", "rulesdb", "serve", "--db", str(db), "--port", str(port),
-         "--sources", str(ROOT / "data" / "sources")],
+         "--sources", str(ROOT / "data" / "sources"), *(extra or [])],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT)
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 120

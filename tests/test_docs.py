@@ -14,14 +14,11 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from conftest import OVERRIDES, ROOT, SOURCES
+from conftest import ROOT
 from docs_examples import Example, blocks, console_examples, matches, rulesdb_commands
 
 DOCS = ROOT / "docs"
 PAGES = [ROOT / "README.md", *sorted(DOCS.glob("*.md"))]
-# The small database the examples run against: the five seeds and these releases of the
-# shipped history (docs/README.md names them).
-RELEASES = ["MagicCompRules-2025-11-14.txt", "MagicCompRules-2026-01-16.txt"]
 BLOCKS = [block for page in PAGES for block in blocks(page, ROOT)]
 EXAMPLES = [example for block in BLOCKS if block.lang == "console"
             for example in console_examples(block)]
@@ -34,26 +31,6 @@ def load_reference():
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
-
-
-@pytest.fixture(scope="session")
-def docs_db(tmp_path_factory, archived) -> Path:
-    """The seeds and a few releases of the history: the database the examples show."""
-    from rulesdb.sources.build import build
-
-    folder = tmp_path_factory.mktemp("docs")
-    path = folder / "rules.db"
-    build(path, SOURCES, seeds_only=True, overrides=OVERRIDES)
-    files = []
-    for name in RELEASES:
-        files.append(folder / name)
-        files[-1].write_bytes(archived[name].data)
-    from rulesdb.cli import cli
-
-    result = CliRunner().invoke(cli, ["add", *map(str, files), "--db", str(path),
-                                      "--overrides", str(OVERRIDES)])
-    assert result.exit_code == 0, result.output
-    return path
 
 
 def test_readme_is_a_first_page():
@@ -91,12 +68,12 @@ def test_there_are_examples_on_every_topic_page():
 
 
 @pytest.mark.parametrize("example", EXAMPLES, ids=str)
-def test_console_example_prints_what_the_page_shows(example: Example, docs_db, tmp_path,
+def test_console_example_prints_what_the_page_shows(example: Example, small_db, tmp_path,
                                                     monkeypatch):
     from rulesdb.cli import cli
 
     db = tmp_path / "rules.db"
-    shutil.copyfile(docs_db, db)  # an example may write; the next one sees the docs database
+    shutil.copyfile(small_db, db)  # an example may write; the next one sees the docs database
     monkeypatch.chdir(ROOT)  # examples name the project's files as a user in its folder does
     args = shlex.split(example.command)
     assert args[0] == "rulesdb", f"{example}: console examples run rulesdb only"

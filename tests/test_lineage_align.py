@@ -64,6 +64,19 @@ def test_diff_b_a_mirrors_diff_a_b(a, b):
     assert significant(backward) == significant([mirror(c) for c in forward])
 
 
+def test_a_parent_matched_late_still_gives_its_vote_in_both_directions():
+    """Found by the property above: 703.1 is matched by the votes of the new side's
+    subrules, after its own section was looked at; its section is matched all the same, as
+    in the other direction."""
+    six = "Creature creature creature creature creature creature."
+    seven = "Creature creature creature creature creature creature creature."
+    a = tree({"703": {"Banding": [six, six, six, "Creature creature creature creature creature "
+                                                  "player."]}})
+    b = tree({"701": {"Trample": [six, seven], "Flying": [seven, seven]}})
+    assert ("renumbered_edited", "703", "701") in significant(align(a, b))
+    assert significant(align(b, a)) == significant([mirror(c) for c in align(a, b)])
+
+
 @settings(max_examples=60, deadline=None)
 @given(editions, st.data())
 def test_inserting_a_subrule_shifts_the_letters_after_it(rules, data):

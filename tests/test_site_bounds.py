@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import os
 import sqlite3
-import sys
 import threading
 import time
 
@@ -135,7 +134,7 @@ def test_the_lane_of_each_page(path, theirs):
     assert lanes.datasette_page(path, "rules") is theirs
 
 
-def test_the_query_lane_runs_on_its_own_threads_at_a_lower_priority():
+def test_the_query_lane_runs_on_its_own_threads():
     pool = lanes.Lanes(2)
     try:
         def where() -> tuple[str, int]:
@@ -150,8 +149,7 @@ def test_the_query_lane_runs_on_its_own_threads_at_a_lower_priority():
     finally:
         pool.shutdown()
     assert page[0].startswith("rulesdb-pages") and query[0].startswith("rulesdb-queries")
-    if sys.platform.startswith("linux"):
-        assert query[1] == min(page[1] + lanes.QUERY_NICENESS, 19)
+    assert query[1] == page[1]  # at one priority: a heavy query yields instead
 
 
 def test_the_server_sends_datasette_pages_down_the_query_lane(bundled_db, monkeypatch):

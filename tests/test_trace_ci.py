@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 from collections import Counter
 from pathlib import Path
 
@@ -16,7 +15,7 @@ from click.testing import CliRunner
 
 from rulesdb.cli import cli
 
-from trace_helpers import LANGUAGES, copy_bundled_db, planted_tree
+from trace_helpers import LANGUAGES, copy_bundled_db, parses, planted_tree
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMA = Path(__file__).resolve().parent / "data" / "sarif-schema-2.1.0.json"
@@ -110,28 +109,6 @@ def test_a_broken_log_fails_the_schema(db_path, tree):
 
 
 # --- 3. fix -----------------------------------------------------------------------------
-
-CHECKERS = {  # language: a command that parses a file, when the machine has it
-    "js": ["node", "--check"],
-    "c": ["gcc", "-fsyntax-only", "-w"],
-    "cpp": ["g++", "-fsyntax-only", "-w"],
-}
-
-
-def parses(path: Path) -> bool | None:
-    """Whether the file parses (None: no parser for its language here)."""
-    language = path.suffix[1:]
-    if language == "py":
-        try:
-            compile(path.read_text(), str(path), "exec")
-        except SyntaxError:
-            return False
-        return True
-    command = CHECKERS.get(language)
-    if command is None or shutil.which(command[0]) is None:
-        return None
-    return subprocess.run([*command, str(path)], capture_output=True).returncode == 0
-
 
 def test_fix_prints_a_diff_and_write_leaves_no_renumbered_citation(db_path, tree, tmp_path):
     copy = tmp_path / "tree"

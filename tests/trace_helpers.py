@@ -4,6 +4,7 @@ citations, misattributions and noise, and a writable copy of the bundled databas
 from __future__ import annotations
 
 import shutil
+import subprocess
 from pathlib import Path
 
 # --- a multi-language tree with planted citations, misattributions and noise -------------
@@ -124,3 +125,70 @@ def planted_tree(tmp_path_factory) -> tuple[Path, set, dict]:
     root = tmp_path_factory.mktemp("engine")
     expected, statuses = write_tree(root)
     return root, expected, statuses
+
+
+CHECKERS = {  # language: a command that parses a file, when the machine has it
+    "js": ["node", "--check"],
+    "c": ["gcc", "-fsyntax-only", "-w"],
+    "cpp": ["g++", "-fsyntax-only", "-w"],
+}
+
+
+def parses(path: Path) -> bool | None:
+    """Whether the file parses (None: no parser for its language here)."""
+    language = path.suffix[1:]
+    if language == "py":
+        try:
+            compile(path.read_text(), str(path), "exec")
+        except SyntaxError:
+            return False
+        return True
+    command = CHECKERS.get(language)
+    if command is None or shutil.which(command[0]) is None:
+        return None
+    return subprocess.run([*command, str(path)], capture_output=True).returncode == 0
+
+
+# --- ranges of renumbered rules, cited in the forms engines write them ---------------------
+
+# (the line as written, the line --fix --write makes of it), 2009-02-01 → 2025-06-06: every
+# member moved, to one range again (502.21b-d → 702.33e-g: the letters move too)
+RANGES = [
+    ("{c} rules 502.7a-c", "{c} rules 702.16a-c"),
+    ("{c} 502.4a–c", "{c} 702.9a–c"),
+    ("{c} CR 502.28a – 502.28c", "{c} CR 702.4a – 702.4c"),
+    ("{c} CR 502.21b—d", "{c} CR 702.33e—g"),
+    ("{c} rules 502.37a through 502.37d", "{c} rules 702.44a through 702.44d"),
+    ("{c} rule 502.20-22", "{c} rule 702.32-34"),
+    ("{c} 20091005 - 502.12a-c", "{c} 20250606 - 702.23a-c"),
+    ("{c} see 502.7a-c, 502.9a and 502.4a–c", "{c} see 702.16a-c, 702.19a and 702.9a–c"),
+]
+
+
+def write_range_tree(root: Path) -> dict[Path, str]:
+    """A tree citing RANGES in every language, one function per range; each file's text as
+    --fix --write should leave it."""
+    expected = {}
+    for index, (lang, spec) in enumerate(LANGUAGES.items()):
+        comment, class_open, method, close, class_close = spec[:5]
+        before: list[str] = ["package engine"] if lang == "go" else []
+        after = list(before)
+        if class_open:
+            before.append(class_open.format(C=f"Ranges{index}"))
+            after.append(before[-1])
+        for number, (old, new) in enumerate(RANGES):
+            for lines, text in ((before, old), (after, new)):
+                lines.append(method.format(C=f"Ranges{index}", f=f"step{number}"))
+                lines.append(" " * 8 + text.format(c=comment))
+                if lang == "py":
+                    lines.append("        pass")
+                if close:
+                    lines.append(close.format())
+        if class_close:
+            before.append(class_close.format())
+            after.append(before[-1])
+        path = root / f"src/{lang}/ranges{index}.{lang}"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("\n".join(before) + "\n", encoding="utf-8")
+        expected[path] = "\n".join(after) + "\n"
+    return expected

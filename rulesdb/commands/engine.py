@@ -34,7 +34,9 @@ class Failing(click.ClickException):
               show_default=True, help="sarif: a SARIF 2.1.0 log of the stale citations, for "
               "code-review tools.")
 @click.option("--fix", is_flag=True, help="Print a unified diff rewriting each renumbered "
-              "citation to its current number.")
+              "citation to its current number (a range whose members all moved to one range "
+              "too), and list on stderr the stale citations it leaves, with why; with --json, "
+              "both as JSON.")
 @click.option("--write", is_flag=True, help="With --fix: apply the rewrite to the files.")
 @click.option("--since", metavar="EDITION", help="List the citations whose rule changed "
               "between EDITION and the one checked, with the words that changed.")
@@ -81,7 +83,7 @@ def trace(path: Path, engine_name: str | None, keep_path: bool, edition: str | N
     if not traced.items:
         raise NotFound(f"no rule citations under {path}")
     if fix:
-        _fix(path, traced, write, _effective_date(db_path, traced.edition))
+        _fix(path, traced, write, _effective_date(db_path, traced.edition), fmt)
     elif since:
         _since(db_path, traced, since, fmt)
     else:
@@ -132,30 +134,36 @@ def _effective_date(db_path: Path, edition: str) -> str:
     return row[0] if row and row[0] else edition.removeprefix("cr-")[:10]
 
 
-def _fix(path: Path, traced: Any, write: bool, effective: str) -> None:
+def _fix(path: Path, traced: Any, write: bool, effective: str, fmt: str) -> None:
     """Print (or, with `write`, apply) the rewrite of the renumbered citations; list the
-    stale citations it does not touch."""
-    from ..trace.coverage import STALE
-    from ..trace.fix import edits, unified_diff
+    stale citations it does not touch, with the reason."""
+    from ..trace.fix import plan, unified_diff
     from ..trace.fix import write as write_files
 
-    by_file = edits(traced.items, effective)
+    fixing = plan(traced.items, effective)
+    by_file = fixing.edits
     fixed = sum(len(found) for found in by_file.values())
     try:
         if write:
             files = write_files(path, by_file)
             click.echo(f"rewrote {fixed} renumbered citations in {files} files", err=True)
-        else:
-            click.echo(unified_diff(path, by_file), nl=False)
+        diff = "" if write else unified_diff(path, by_file)
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise InputError(f"{path}: {exc}") from None
-    done = {(file, edit.start) for file, found in by_file.items() for edit in found}
-    for citation, verdict in traced.items:
-        if verdict.status in STALE and \
-                (citation.file, citation.start) not in done:
-            hint = f" → {verdict.suggestion}" if verdict.suggestion else ""
-            click.echo(f"not touched: {citation.file}:{citation.line}:{citation.column} "
-                       f"{citation.cited} {verdict.status}{hint}", err=True)
+    left = [{"file": u.citation.file, "line": u.citation.line, "column": u.citation.column,
+             "cited": u.citation.cited, "status": u.status, "suggestion": u.suggestion,
+             "reason": u.reason} for u in fixing.untouched]
+    if fmt == "json":
+        echo_json({"written": write, "rewritten": [
+            {"file": file, "line": edit.line, "old": edit.old, "new": edit.new}
+            for file, found in sorted(by_file.items()) for edit in found],
+            "diff": diff, "not_touched": left})
+        return
+    click.echo(diff, nl=False)
+    for row in left:
+        hint = f" → {row['suggestion']}" if row["suggestion"] else ""
+        click.echo(f"not touched: {row['file']}:{row['line']}:{row['column']} {row['cited']} "
+                   f"{row['status']}{hint}: {row['reason']}", err=True)
 
 
 def _since(db_path: Path, traced: Any, since: str, fmt: str) -> None:

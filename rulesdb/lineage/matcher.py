@@ -6,27 +6,33 @@ a normalized text met once on each side is an anchor. The rules left are prepare
 words) and matched in rounds, each scoring its candidate pairs and taking them best first:
 1. candidates: pairs within a group of equal texts ("General"), the same number, the
    unmatched children of two matched parents, and each rule with the five that share most
-   of its six rarest words (rulesdb.lineage.side);
+   of its six rarest words (rulesdb.lineage.side); with a rule of several sentences, the
+   kin of the subrules it pairs with (its lead sentence may have gone to their parent);
 2. parents left unmatched are matched to the new parent most of their children went to
    (or would go to), then the same candidates again;
-3. the unmatched rules of two sections that the matches tie together (402 → 113 in 2009).
+3. the unmatched rules of two sections that the matches tie together (402 → 113 in 2009),
+   or whose titles name the same thing (rulesdb.lineage.sections).
 
 A pair is scored by its bag-of-words Dice, difflib's word-order ratio and the share of the
-shorter text kept in order (a rule cut short), plus bonuses for the same family (parents
-matched to each other, or a level added or removed in between), else for tied sections, and
-for the same number. Floors keep unrelated rules apart: Dice ≥ 0.5 (or most of the shorter
-text kept in order), word order too when the families differ, more for headings, and 0.95
-for a rule leaving one matched family for another, or for a pair whose texts each name their
-own family's title (template sentences: "Multiple instances of trample …" vs "… of skulk
-…"), unless the families' other rules vote them the same (In Play → Battlefield).
+shorter text kept in order (a rule cut short), plus how much more of each one's lead
+sentence the other holds than of its whole text (a rule cut in two goes on where its lead
+went), and bonuses for the same family (parents matched to each other, or a level added or
+removed in between), else for tied sections, and for the same number. Floors keep
+unrelated rules apart: Dice ≥ 0.5 (or most of the shorter text kept in order), word order
+too when the families differ, more for headings, and 0.95 for a rule leaving one matched
+family for another, or for a pair whose texts each name their own family's title (template
+sentences: "Multiple instances of trample …" vs "… of skulk …"), unless the families' other
+rules vote them the same (In Play → Battlefield).
 """
 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Iterable
 
+from .sections import named_alike, section, tied_by_flow
 from .side import Rarity, Side, rare_pairs
-from .text import key_ratio, normalize, vocab_of, word_tokens
+from .text import held, key_ratio, normalize, vocab_of, word_tokens
 
 MIN_SIMILARITY = 0.5
 MIN_COVER = 0.8  # or this share of the shorter text's words (a rule cut short)
@@ -40,16 +46,13 @@ MIN_MOVED_ORDER = 0.5  # a pair whose families turn out matched elsewhere (Match
 # be near-identical: template sentences differ only in the name of their family.
 MIN_CROSS_FAMILY_SIMILARITY = 0.95
 
-FLOW_SHARE = 5  # two sections are tied when a fifth of the matches of one go to the other
+# weight of how alike two rules begin (their first sentences' words in order) in a score
+LEAD_WEIGHT = 0.1
+
 FLOW_PAIRS = 2000  # at most this many pairs of unmatched rules from two tied sections
 
 # How the families of two rules relate (Matcher._family), closest first
 SAME, FITS, OPEN, HALF, ELSEWHERE = range(5)
-
-
-def section(number: str) -> str:
-    """The section (or chapter) a rule number lies in: 702.19a → 702."""
-    return number.split(".", 1)[0]
 
 
 class Matcher:
@@ -62,6 +65,7 @@ class Matcher:
         self.sims: dict[tuple[int, int], int] = {}  # shared words per pair, across rounds
         # per rule, its best counterpart that only the vote of its family can allow
         self.deferred: tuple[dict[int, tuple[float, int]], dict[int, tuple[float, int]]] = ({}, {})
+        self.named = named_alike(old, new)  # sections whose titles name the same thing
 
     def run(self) -> Rarity:
         """Match in rounds; the rare words of the rules that did not keep their place."""
@@ -157,20 +161,25 @@ class Matcher:
         pairs.update(rare_pairs(self.new, self.old, self.rev, self.fwd, rare, swap=True))
         return pairs
 
+    def kin_pairs(self, pairs: Iterable[tuple[int, int]]) -> set[tuple[int, int]]:
+        """A rule of several sentences may have been cut in two, its lead sentence kept in the
+        parent or a sibling of the subrule its other words went to (200.1 of 2004, "When a
+        rule … refers to a 'card' … Tokens aren't considered cards …", is 108.2 and 108.2b of
+        2026): with each pair of such a rule that passes the floors, the subrule's kin (and
+        the mirror, for a rule of several sentences made of two)."""
+        old, new, fwd, rev = self.old, self.new, self.fwd, self.rev
+        found = set()
+        for i, j in pairs:
+            if old.several[i]:
+                found.update((i, q) for q in new.kin(j) if q not in rev)
+            if new.several[j]:
+                found.update((p, j) for p in old.kin(i) if p not in fwd)
+        return found
+
     def tie_sections(self) -> None:
-        """Find the sections the matches so far tie together: a fifth of the matched rules
-        of one (or of the other) go to the other (402 → 113 in 2009)."""
-        old_sections, new_sections = self.sections
-        fwd = self.fwd
-        flows = Counter(zip(map(old_sections.__getitem__, fwd),
-                            map(new_sections.__getitem__, fwd.values()), strict=True))
-        out_of: Counter[str] = Counter()
-        into: Counter[str] = Counter()
-        for (source, target), count in flows.items():
-            out_of[source] += count
-            into[target] += count
-        self.tied = {(source, target) for (source, target), count in flows.items()
-                     if count * FLOW_SHARE >= min(out_of[source], into[target])}
+        """Find the sections the matches so far tie together (rulesdb.lineage.sections:
+        by where their rules went, or by their titles)."""
+        self.tied = tied_by_flow(*self.sections, self.fwd) | self.named
 
     def flow_pairs(self) -> set[tuple[int, int]]:
         """Pairs of unmatched rules of two tied sections."""
@@ -190,12 +199,27 @@ class Matcher:
         return pairs
 
     def greedy(self, pairs: set[tuple[int, int]]) -> None:
-        """Score the pairs and match them best first (a rule once matched is taken)."""
+        """Score the pairs, and the kin of those that pass the floors (kin_pairs), and match
+        them best first (a rule once matched is taken)."""
+        scored = self.scored(pairs)
+        kin = self.kin_pairs([(i, j) for *_, i, j, _ in scored]) - pairs
+        if kin:
+            scored += self.scored(kin)
+        for _, _, _, i, j, recheck in sorted(scored):
+            if i not in self.fwd and j not in self.rev and not (recheck and self._leaves(i, j,
+                                                                                     recheck)):
+                self.link(i, j)
+
+    def scored(self, pairs: Iterable[tuple[int, int]]) -> list[tuple]:
+        """(-score, min(i, j), max(i, j), i, j, recheck) of each pair that passes the floors
+        (recheck: its word order when the pair must be checked again as it is taken)."""
         scored = []
         old, new, sims = self.old, self.new, self.sims
         old_kinds, new_kinds, old_sizes, new_sizes = old.kinds, new.kinds, old.sizes, new.sizes
         old_keys, new_keys, old_vocab, new_vocab = old.keys, new.keys, old.vocab, new.vocab
         old_repeats, new_repeats = old.repeats, new.repeats
+        old_leads, new_leads, old_several, new_several = (old.leads, new.leads, old.several,
+                                                          new.several)
         (old_sections, new_sections), tied = self.sections, self.tied
         for i, j in pairs:
             if old_kinds[i] != new_kinds[j]:
@@ -244,18 +268,23 @@ class Matcher:
             # bags of words alone match unrelated rules: words in much the same order too
             if not same_parent and order < MIN_ORDER_SIMILARITY:
                 continue
+            # how much more of each one's first sentence the other holds, in order, than of
+            # its whole text: a rule cut in two goes on where its lead sentence went, not
+            # where its tail did (0 for two texts of one sentence each)
+            lead = 0.0
+            if old_several[i] or new_several[j]:
+                kept = order * total / 2  # words in order
+                lead = (held(old_leads[i], new_keys[j]) - kept / size_i
+                        + held(new_leads[j], old_keys[i]) - kept / size_j) / 2
             # structure: the same family, else sections the matches tie; the same number
-            score = ((sim + order + order * total / (2 * smaller)) / 3 + 0.05 * same_number
-                     + (0.1 if same_parent else
-                        0.05 * ((old_sections[i], new_sections[j]) in tied)))
+            score = ((sim + order + order * total / (2 * smaller)) / 3 + LEAD_WEIGHT * lead
+                     + 0.05 * same_number + (0.1 if same_parent else
+                                             0.05 * ((old_sections[i], new_sections[j]) in tied)))
             # a pair between two families is checked again when it is taken: a parent
             # matched earlier in the round may have sent both families elsewhere
             recheck = family >= OPEN and sim < MIN_CROSS_FAMILY_SIMILARITY
             scored.append((-score, min(i, j), max(i, j), i, j, recheck and order))
-        for _, _, _, i, j, recheck in sorted(scored):
-            if i not in self.fwd and j not in self.rev and not (recheck and self._leaves(i, j,
-                                                                                     recheck)):
-                self.link(i, j)
+        return scored
 
     def _leaves(self, i: int, j: int, order: float) -> bool:
         """Whether a pair scored between two families now leaves one for another that goes
@@ -324,10 +353,28 @@ class Matcher:
 
     def bottom_up(self) -> None:
         """Match each unmatched parent to the new parent most of its children went to (or
-        would go to, for children whose match waits for their family's vote)."""
-        for side_old, side_new, fwd, link, deferred in (
-                (self.old, self.new, self.fwd, self.link, self.deferred[0]),
-                (self.new, self.old, self.rev, lambda a, b: self.link(b, a), self.deferred[1])):
+        would go to, for children whose match waits for their family's vote), and the
+        reverse; the best-supported first, again until no parent is matched any more (a
+        parent matched gives the votes for its own parent). The same parents are matched in
+        whichever direction two editions are aligned."""
+        while True:
+            votes = sorted(self._parent_votes())
+            matched = False
+            for _, _, _, i, j in votes:
+                if i not in self.fwd and j not in self.rev:
+                    self.link(i, j)
+                    matched = True
+            if not matched:
+                return
+
+    def _parent_votes(self) -> list[tuple[int, int, int, int, int]]:
+        """(-votes, min(i, j), max(i, j), old parent i, new parent j) for each unmatched
+        parent of either side and the parent of the other side most of its children went
+        to, when they are enough."""
+        found = []
+        for side_old, side_new, fwd, taken, deferred, mirrored in (
+                (self.old, self.new, self.fwd, self.rev, self.deferred[0], False),
+                (self.new, self.old, self.rev, self.fwd, self.deferred[1], True)):
             for parent, kids in side_old.children.items():
                 if parent in fwd:
                     continue
@@ -339,7 +386,7 @@ class Matcher:
                 target, votes = targets.most_common(1)[0]
                 if (votes * 2 > sum(targets.values())
                         and side_old.kinds[parent] == side_new.kinds[target]
-                        and target not in (self.rev if side_old is self.old else self.fwd)
+                        and target not in taken
                         and (votes * 2 >= max(len(kids), len(side_new.children[target]))
                              # two votes do for half of one family ("State-Based Effects"
                              # → "State-Based Actions", which grew) or within one family
@@ -348,4 +395,6 @@ class Matcher:
                                  votes * 2 >= min(len(kids), len(side_new.children[target]))
                                  or side_new.parents[target] == fwd.get(
                                      side_old.parents[parent], -1))))):
-                    link(parent, target)
+                    i, j = (target, parent) if mirrored else (parent, target)
+                    found.append((-votes, min(i, j), max(i, j), i, j))
+        return found

@@ -15,10 +15,11 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
+from functools import cached_property
 from itertools import chain
 from typing import NamedTuple
 
-from .text import bag_of, normalize, vocab_of, word_tokens, words_of
+from .text import bag_of, lead_of, normalize, vocab_of, word_tokens, words_of
 
 RARE_DF = 60
 RARE_WORDS = 6
@@ -59,6 +60,8 @@ class Side:
         # filled by prepare(), for the rules asked about
         self.prepared = bytearray(count)
         self.keys = [""] * count  # normalized texts (rulesdb.lineage.text.normalize)
+        self.leads = [""] * count  # their first sentences (rulesdb.lineage.text.lead_of)
+        self.several = bytearray(count)  # 1: a text of more than one sentence
         self.words: list[list[str]] = [[]] * count
         self.vocab: list[frozenset[str]] = [frozenset()] * count  # distinct words
         self.sizes = [1] * count  # words, at least 1
@@ -74,6 +77,8 @@ class Side:
             key = normalize(rule.text or rule.title or "")
             words, vocab = words_of(key), vocab_of(key)
             self.keys[i], self.words[i], self.vocab[i] = key, words, vocab
+            lead = self.leads[i] = lead_of(key)
+            self.several[i] = lead != key
             self.sizes[i] = max(1, len(words))
             self.repeats[i] = len(words) - len(vocab)
             prepared[i] = 1
@@ -86,6 +91,25 @@ class Side:
                 return True
             parent = self.parents[parent]
         return False
+
+    @cached_property
+    def titled_sections(self) -> dict[frozenset[str], str]:
+        """The words of each section title met once in the edition → its section (sections
+        tied by their titles: rulesdb.lineage.sections)."""
+        named: dict[frozenset[str], list[str]] = defaultdict(list)
+        for rule in self.rules:
+            if rule.kind == "section" and rule.title:
+                named[vocab_of(normalize(rule.title))].append(rule.number)
+        return {words: numbers[0] for words, numbers in named.items()
+                if words and len(numbers) == 1}
+
+    def kin(self, k: int) -> list[int]:
+        """The parent of subrule `k` and its siblings, when its parent is a rule (not a
+        section or a chapter): where a rule's other sentences may have gone."""
+        parent = self.parents[k]
+        if parent is None or self.kinds[parent] != "rule":
+            return []
+        return [parent, *self.children[parent]]
 
     def tokens(self, i: int) -> frozenset[str | tuple[str, int]]:
         """The bag of words of rule `i` as a set (rulesdb.lineage.text.word_tokens)."""

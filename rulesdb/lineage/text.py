@@ -25,6 +25,8 @@ DIGIT = re.compile(r"\d")
 WORD = re.compile(r"[a-z0-9§]+(?:['’][a-z]+)?")
 PLACEHOLDER = "§"
 QUOTES = (("’", "'"), ("‘", "'"), ("“", '"'), ("”", '"'))
+# the end of a sentence: a stop (a closing quote or bracket may follow) before a space
+SENTENCE_END = re.compile(r"[.!?]['\")]*\s")
 
 
 @lru_cache(maxsize=1 << 14)  # an edition's texts are compared with both its neighbours'
@@ -83,6 +85,13 @@ def fold_quotes(text: str) -> str:
 
 
 @lru_cache(maxsize=1 << 16)
+def lead_of(key: str) -> str:
+    """The first sentence of a normalized text (the whole text when it has one sentence)."""
+    end = SENTENCE_END.search(key)
+    return key[:end.end() - 1] if end else key
+
+
+@lru_cache(maxsize=1 << 16)
 def words_of(key: str) -> list[str]:
     """The words of a normalized text (shared, never mutated)."""
     return WORD.findall(key)
@@ -116,6 +125,7 @@ def clear_caches() -> None:
     """Forget normalized texts, their words and ratios (the caches make a second alignment
     of the same texts cheap)."""
     normalize.cache_clear()
+    lead_of.cache_clear()
     words_of.cache_clear()
     bag_of.cache_clear()
     vocab_of.cache_clear()
@@ -134,6 +144,12 @@ def ratio(a: list[str], b: list[str]) -> float:
 def key_ratio(a: str, b: str) -> float:
     """`ratio` of the words of two normalized texts, the same whichever comes first."""
     return _key_ratio(a, b) if a <= b else _key_ratio(b, a)
+
+
+def held(a: str, b: str) -> float:
+    """The share of the words of normalized text `a` that `b` holds in the same order."""
+    size_a = len(words_of(a))
+    return key_ratio(a, b) * (size_a + len(words_of(b))) / (2 * size_a) if size_a else 0.0
 
 
 @lru_cache(maxsize=1 << 14)  # a pair matched on word order is scored again as an edit

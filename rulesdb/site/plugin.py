@@ -36,7 +36,7 @@ from ..lineage.renumbered import as_csv
 from ..lookup import query
 from ..lookup import search as full_text
 from ..lookup.search import HIT_END, HIT_START, also_in
-from . import bounds, diffs, feeds, guard, lanes, pages, releases
+from . import bounds, caching, diffs, feeds, guard, lanes, pages, releases
 from .render import glossary_url, highlight, rule_url, slug
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
@@ -55,12 +55,13 @@ def _db(datasette: Any) -> Any:
     return datasette.get_database()
 
 
-async def _page(datasette: Any, request: Any, template: str, context: dict | None) -> Response:
+async def _page(datasette: Any, request: Any, template: str, context: dict | None,
+                status: int = 200) -> Response:
     if context is None:
         raise NotFound("Not found")
     context = {**context, "database_name": _db(datasette).name}
     html = await datasette.render_template([template], context, request=request)
-    return Response.html(html)
+    return Response.html(html, status=status)
 
 
 async def home(datasette: Any, request: Any) -> Response:
@@ -160,30 +161,41 @@ SEARCH_LIMIT = 50
 
 
 async def search(datasette: Any, request: Any) -> Response:
-    """Search as `rulesdb search` does: the editions that say the same folded into one hit
-    (shown by the newest), a rule number taken to its rule. The canned query `search` stays
+    """Search as `rulesdb search` does, with the same ranking and the same first hits: the
+    current rules first (`all=1`: every other edition after them, `doc=`: one document), how
+    the query was read, a rule number taken to its rule. The canned query `search` stays
     for SQL, one row per edition."""
     db = _db(datasette)
     q = (request.args.get("q") or "").strip()
     doc = request.args.get("doc") or ""
+    every = request.args.get("all") == "1"
 
     def find(conn: Any) -> Any:
         if full_text.looks_like_rule_number(q):
             rule = query.find_rule(conn, q, doc or None)
             if rule is not None:
                 return rule_url(rule["document"], rule["number"])
-        return [dict(hit, html=highlight(hit["snippet"], HIT_START, HIT_END),
-                     note=also_in(hit).lstrip("; "),
-                     url=(glossary_url(hit["document"], hit["term"]) if hit["kind"] == "glossary"
-                          else rule_url(hit["document"], hit["number"])))
-                for hit in full_text.search(conn, q, doc or None, SEARCH_LIMIT)]
+        if doc and query.document(conn, doc) is None:
+            return {"error": f"There is no document {doc}.", "hits": []}
+        result = full_text.search(conn, q, doc or None, SEARCH_LIMIT, every)
+        result["reading"] = full_text.describe(result)
+        result["hits"] = [dict(hit, html=highlight(hit["snippet"], HIT_START, HIT_END),
+                               note=also_in(hit).lstrip("; "),
+                               url=(glossary_url(hit["document"], hit["term"])
+                                    if hit["kind"] == "glossary"
+                                    else rule_url(hit["document"], hit["number"])))
+                          for hit in result["hits"]]
+        return result
 
-    found = await db.execute_fn(find) if q else []
+    found = await db.execute_fn(find) if q else {"hits": []}
     if isinstance(found, str):
         return Response.redirect(found)
-    context = {"q": q, "doc": doc, "results": found, "limit": SEARCH_LIMIT,
+    context = {"q": q, "doc": doc, "all": every, "results": found["hits"],
+               "scope": found.get("scope"), "reading": found.get("reading", []),
+               "error": found.get("error"), "limit": SEARCH_LIMIT,
                "documents": await db.execute_fn(pages.documents)}
-    return await _page(datasette, request, "rulesdb_search.html", context)
+    return await _page(datasette, request, "rulesdb_search.html", context,
+                       status=404 if found.get("error") else 200)
 
 
 async def robots(datasette: Any) -> Response:
@@ -224,7 +236,8 @@ UNCOUNTED = re.compile(r"^/rules/term_mentions(?:\.\w+)?$")
 def asgi_wrapper(datasette: Any) -> Any:
     """Add `_nocount=1` to the table pages of the UNCOUNTED views; send the SQL of
     Datasette's own pages to their lane (rulesdb.site.lanes), whatever server runs the site;
-    answer GET and HEAD only, with security headers (rulesdb.site.guard)."""
+    answer GET and HEAD only, with security headers (rulesdb.site.guard), and with the
+    caching headers of an immutable database (rulesdb.site.caching)."""
     def wrap(app: Any) -> Any:
         async def uncounted(scope: dict, receive: Any, send: Any) -> None:
             query = scope.get("query_string", b"")
@@ -241,7 +254,8 @@ def asgi_wrapper(datasette: Any) -> Any:
                     lanes.QUERY_LANE.reset(lane)
                 return
             await app(scope, receive, send)
-        return guard.guarded(uncounted) if enabled(datasette) else uncounted
+        return (guard.guarded(caching.cached(datasette, uncounted)) if enabled(datasette)
+                else uncounted)
     return wrap
 
 
@@ -283,8 +297,9 @@ def extra_template_vars(request: Any, datasette: Any) -> dict[str, Any]:
 def startup(datasette: Any) -> None:
     """Datasette prints a traceback with every local variable for every error, a visitor's
     404 included, when `rich` is installed (spaCy installs it): the rules site has it print
-    only real failures (500), as a plain traceback."""
+    only real failures (500), as a plain traceback. The ETag of the pages is worked out."""
     if enabled(datasette):
         from datasette import handle_exception
 
         handle_exception.rich = None
+        caching.prepare(datasette)

@@ -28,8 +28,9 @@ from datasette.utils.asgi import Request
 
 from ..db.replacing import file_stamp, scratch_folder
 from .bounds import bound_heap
+from .caching import compute, revalidated
 from .guard import failure_page, guarded
-from .lanes import QUERY_THREADS, Lanes, check_time_less_often, datasette_page
+from .lanes import Lanes, Turns, check_time_less_often, datasette_page
 
 METADATA = Path(__file__).resolve().parent / "metadata.yml"
 DATABASE_NAME = "rules"
@@ -37,7 +38,9 @@ SETTINGS: dict[str, Any] = {
     "sql_time_limit_ms": 1000,
     "max_returned_rows": 1000,
     "num_sql_threads": 4,
-    "default_cache_ttl": 3600,
+    # Cache-Control: max-age of every page (rulesdb.site.caching): a browser or a CDN serves a
+    # page again for a minute, then asks whether it changed (304 when not)
+    "default_cache_ttl": 60,
     "allow_download": True,
     # at full history a table has up to 2.3 million rows: suggesting facets reads a column of
     # each several times per page view (1.4 s for /rules/rules)
@@ -131,13 +134,11 @@ class Reloading:
         self.ds: Any = None
         self.app: Any = None
         self.lock = asyncio.Lock()
-        # requests answered at once; the others wait their turn in arrival order. A page
-        # runs several queries one after another, each through Datasette's SQL threads: with
-        # every request let in, a table page's queries queued behind those of fifty others
-        # and took 10-20 s under load while it takes 30 ms alone
-        self.turns = asyncio.Semaphore(SETTINGS["num_sql_threads"])
-        # Datasette's own pages (a visitor's SQL) take their own lane (rulesdb.site.lanes)
-        self.query_turns = asyncio.Semaphore(QUERY_THREADS)
+        # requests answered at once, in the order they came (rulesdb.site.lanes). A page runs
+        # several queries one after another, each through Datasette's SQL threads: with every
+        # request let in, a table page's queries queued behind those of fifty others and took
+        # 10-20 s under load while it takes 30 ms alone
+        self.turns = Turns(SETTINGS["num_sql_threads"])
 
     async def load(self) -> None:
         """Serve the file now at the path (its Datasette started)."""
@@ -158,11 +159,12 @@ class Reloading:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        if not datasette_page(scope.get("path", ""), DATABASE_NAME):
-            async with self.turns:
-                await self._answer(scope, receive, send)
+        if revalidated(self.ds, scope):  # a 304, without a query: no turn to wait for
+            await self.app(scope, receive, send)
             return
-        async with self.query_turns:  # the plugin sends their SQL to its lane
+        # Datasette's own pages (a visitor's SQL) take their own lane: the plugin sends their
+        # SQL to its threads
+        async with self.turns.turn(datasette_page(scope.get("path", ""), DATABASE_NAME)):
             await self._answer(scope, receive, send)
 
     async def _answer(self, scope: dict, receive: Callable, send: Callable) -> None:
@@ -219,34 +221,56 @@ def run(db_path: Path, host: str, port: int, workers: int = 1) -> None:
     if workers <= 1:
         uvicorn.run(site, host=host, port=port, log_level="warning", lifespan="on", workers=1)
         return
+    compute(site.ds)  # the file's hash, read once for every worker
     _retire(site.ds)  # its threads are not to be forked
     _prefork(db_path, host, port, workers)
 
 
-def _listening(host: str, port: int) -> socket.socket:
+def _listening(host: str, port: int, reuse_port: bool = False) -> socket.socket:
     """A listening TCP socket. Made with IPPROTO_TCP: asyncio turns Nagle's algorithm off
     only on connections of such a socket, and uvicorn's own multi-process mode binds one
-    without it (every chunked page then waited 40 ms for a delayed ACK)."""
+    without it (every chunked page then waited 40 ms for a delayed ACK). With `reuse_port`,
+    one of several on the port, among which the kernel spreads the connections."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    if reuse_port:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
     sock.bind((host, port))
     sock.listen(2048)
     sock.set_inheritable(True)
     return sock
 
 
+def listening_sockets(host: str, port: int, workers: int) -> list[socket.socket]:
+    """The listening sockets of `workers` processes: on Linux one each on the same port
+    (SO_REUSEPORT), the kernel spreading new connections among them evenly; elsewhere one
+    they share. (Sharing one, the process idle at the moment accepts: 40 of 50 keep-alive
+    connections went to one of two workers, which answered four fifths of the requests
+    while the other core idled.)"""
+    if workers <= 1 or not sys.platform.startswith("linux") or \
+            not hasattr(socket, "SO_REUSEPORT"):
+        return [_listening(host, port)]
+    first = _listening(host, port, reuse_port=True)
+    port = first.getsockname()[1]  # --port 0: the others on the port the first was given
+    return [first, *(_listening(host, port, reuse_port=True) for _ in range(workers - 1))]
+
+
 def _prefork(db_path: Path, host: str, port: int, workers: int) -> None:
-    """Serve from `workers` forked processes sharing one listening socket; SIGTERM or
-    Ctrl-C stops them all."""
+    """Serve from `workers` forked processes listening on the port (listening_sockets);
+    SIGTERM or Ctrl-C stops them all."""
     import multiprocessing
 
-    sock = _listening(host, port)
+    socks = listening_sockets(host, port, workers)
     context = multiprocessing.get_context("fork")
-    children = [context.Process(target=_worker, args=(db_path, sock), daemon=True)
-                for _ in range(workers)]
+    children = [context.Process(target=_worker, args=(db_path, socks, i % len(socks)),
+                                daemon=True)
+                for i in range(workers)]
     for child in children:
         child.start()
+    if len(socks) > 1:  # each is its worker's alone: a worker gone takes its socket along
+        for sock in socks:
+            sock.close()
 
     def stop(signum: int, frame: Any) -> None:
         for child in children:
@@ -262,10 +286,13 @@ def _prefork(db_path: Path, host: str, port: int, workers: int) -> None:
         stop(signal.SIGINT, None)
 
 
-def _worker(db_path: Path, sock: socket.socket) -> None:
-    """One worker process: the site of `db_path` on the inherited socket."""
+def _worker(db_path: Path, socks: list[socket.socket], index: int) -> None:
+    """One worker process: the site of `db_path` on the inherited socket `socks[index]`."""
     import uvicorn
 
+    for i, sock in enumerate(socks):
+        if i != index and len(socks) > 1:
+            sock.close()
     config = uvicorn.Config(Reloading(db_path, on_reload=_told), log_level="warning",
                             lifespan="on")
-    uvicorn.Server(config).run(sockets=[sock])
+    uvicorn.Server(config).run(sockets=[socks[index]])

@@ -1,10 +1,14 @@
 """Rewriting renumbered citations to their current number, where the scanner found them.
 
-Only a citation of one rule (not a range or a list item standing for several) whose new
-number is known is rewritten, in the form it was written: "CR 502.9a" → "CR 702.19a",
-an anchor "#R5029a" → "#R70219a", an identifier "sba502_9a" → "sba702_19a", an edition
-hint "20091005 - 502.9a" → "20260116 - 702.19a" (the date of the edition checked, so that
-the number is read in it). Suspect and missing citations are never touched.
+A citation of one rule whose new number is known is rewritten in the form it was written:
+"CR 502.9a" → "CR 702.19a", an anchor "#R5029a" → "#R70219a", an identifier "sba502_9a" →
+"sba702_19a", an edition hint "20091005 - 502.9a" → "20260116 - 702.19a" (the date of the
+edition checked, so that the number is read in it). A range is rewritten when every member
+moved and the new numbers are again one range that the written form can hold: "727.2a–c"
+→ "728.2a–c" (its dash, spacing and letters-only end kept), "502.28a - 502.28c" →
+"702.4a - 702.4c", "502.20-22" → "702.32-34". Everything else that is stale is left as it
+is, with the reason (`Untouched`): suspect and missing citations, a range whose members did
+not all move or moved apart.
 """
 
 from __future__ import annotations
@@ -16,7 +20,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from .cite import CANON
+from ..numbers import expand_range
+from .cite import CANON, ITEM
 from .scan import Citation
 from .status import Checked
 
@@ -47,33 +52,125 @@ def written(form: str, number: str) -> str | None:
     return number
 
 
-def edits(items: list[tuple[Citation, Checked]], effective: str) -> dict[str, list[Edit]]:
-    """By file (relative path): the rewrites of its renumbered citations, in file order;
+@dataclass(frozen=True)
+class Untouched:
+    """A stale citation --fix leaves as it is (a range once, by its first member), and why."""
+
+    citation: Citation
+    status: str
+    suggestion: str | None  # the members' new numbers, comma-separated, for a range
+    reason: str
+
+
+@dataclass
+class Plan:
+    """What --fix does: the rewrites by file (relative path, in file order) and the stale
+    citations it leaves, in scan order."""
+
+    edits: dict[str, list[Edit]]
+    untouched: list[Untouched]
+
+
+REASONS = {
+    "missing": "no edition in the database says where this rule went",
+    "malformed": "not a rule number",
+    "suspect": "the rule exists; whether the code means another keyword's rule is a "
+               "person's call",
+    "renumbered": "its current number is unknown",
+}
+
+
+def plan(items: list[tuple[Citation, Checked]], effective: str) -> Plan:
+    """The rewrites of the renumbered citations and the stale ones left with a reason;
     `effective` is the ISO date of the edition checked (for edition hints)."""
-    by_file: dict[str, list[Edit]] = {}
-    spans: dict[tuple[str, int, int], int] = {}
-    for citation, _ in items:  # a range stands for several numbers at one span
-        spans[(citation.file, citation.start, citation.end)] = spans.get(
-            (citation.file, citation.start, citation.end), 0) + 1
-    for citation, verdict in items:
-        if verdict.status != "renumbered" or not verdict.suggestion:
-            continue
-        if not CANON.fullmatch(verdict.suggestion) or citation.end <= citation.start:
-            continue
-        if spans[(citation.file, citation.start, citation.end)] > 1:
-            continue
-        old = written(citation.form, citation.number)
-        new = written(citation.form, verdict.suggestion)
-        if old is None or new is None or citation.cited != old:
-            continue
-        hint = None
-        if citation.form == "hint" and citation.hint:
-            hint = (citation.hint.replace("-", ""), effective.replace("-", ""))
-        by_file.setdefault(citation.file, []).append(
-            Edit(citation.start, citation.end, old, new, citation.line, hint))
-    for found in by_file.values():
+    groups: dict[tuple[str, int, int], list[tuple[Citation, Checked]]] = {}
+    for citation, verdict in items:  # a range stands for several numbers at one span
+        groups.setdefault((citation.file, citation.start, citation.end), []).append(
+            (citation, verdict))
+    result = Plan({}, [])
+    for members in groups.values():
+        citation = members[0][0]
+        ranged = len(members) > 1 or _range_parts(citation.cited) is not None
+        edit, untouched = (_range_edit(members, effective) if ranged
+                           else _single_edit(*members[0], effective))
+        if edit:
+            result.edits.setdefault(citation.file, []).append(edit)
+        elif untouched:
+            result.untouched.append(untouched)
+    for found in result.edits.values():
         found.sort(key=lambda edit: edit.start)
-    return by_file
+    return result
+
+
+def _hint(citation: Citation, effective: str) -> tuple[str, str] | None:
+    if citation.form == "hint" and citation.hint:
+        return citation.hint.replace("-", ""), effective.replace("-", "")
+    return None
+
+
+def _single_edit(citation: Citation, verdict: Checked,
+                 effective: str) -> tuple[Edit | None, Untouched | None]:
+    if verdict.status not in REASONS:
+        return None, None
+    if verdict.status != "renumbered" or not verdict.suggestion:
+        return None, Untouched(citation, verdict.status, verdict.suggestion,
+                               REASONS[verdict.status])
+    old = written(citation.form, citation.number)
+    new = written(citation.form, verdict.suggestion) if CANON.fullmatch(
+        verdict.suggestion) else None
+    if old is None or new is None or citation.cited != old or citation.end <= citation.start:
+        return None, Untouched(citation, verdict.status, verdict.suggestion,
+                               f"--fix does not rewrite {citation.cited!r} in its form")
+    return Edit(citation.start, citation.end, old, new, citation.line,
+                _hint(citation, effective)), None
+
+
+def _range_parts(cited: str) -> tuple[str, str, str] | None:
+    """(start, what joins the ends, end) of a range as written; None when `cited` is one
+    number."""
+    item = ITEM.fullmatch(cited)
+    if not item or not (item["end"] or item["end2"]):
+        return None
+    end = "end" if item["end"] else "end2"
+    return item["start"], cited[item.end("start"):item.start(end)], item[end]
+
+
+def _range_edit(members: list[tuple[Citation, Checked]],
+                effective: str) -> tuple[Edit | None, Untouched | None]:
+    """The rewrite of a range whose members all moved to one range, else why not."""
+    stale = [(c, v) for c, v in members if v.status in REASONS]
+    if not stale:
+        return None, None
+    citation = members[0][0]
+    moved = [v.suggestion for _, v in members if v.status == "renumbered" and v.suggestion]
+    shown = ", ".join(v.suggestion or "?" for _, v in members if v.status == "renumbered")
+    status = stale[0][1].status
+    if len(moved) < len(members):
+        others = ", ".join(f"{c.number} {v.status}" for c, v in members
+                           if v.status != "renumbered" or not v.suggestion)
+        return None, Untouched(citation, status, shown or None,
+                               f"a range whose members did not all move ({others})")
+    parts = _range_parts(citation.cited)
+    new_end = parts and _end_as_written(parts[2], moved)
+    if not parts or parts[0] != citation.number or not new_end or not all(
+            map(CANON.fullmatch, moved)) or expand_range(moved[0], new_end) != moved:
+        return None, Untouched(citation, status, shown,
+                               "its members moved apart: the new numbers are not one range "
+                               "in the form it was written")
+    new = f"{moved[0]}{parts[1]}{new_end}"
+    return Edit(citation.start, citation.end, citation.cited, new, citation.line,
+                _hint(citation, effective)), None
+
+
+def _end_as_written(end: str, moved: list[str]) -> str | None:
+    """The last of the `moved` numbers written as the range's `end` was: a letter alone
+    ("c"), a rule number within the section ("22" of "502.20-22"), or whole."""
+    last = moved[-1]
+    if end.isalpha():
+        return last[-1] if last[-1].isalpha() else None
+    if "." not in end and "." in last:
+        return last.split(".", 1)[1]
+    return last
 
 
 def rewritten(text: str, found: list[Edit]) -> str:
