@@ -336,6 +336,7 @@ def resolve_combat(state: GameState, attacks: list[Attack],
 
     if not attacks:
         return state, []  # 508.8: no attackers, no combat damage step
+    attacks = Fighters(attacks)
     attacker_choice = attacker_choice or lethal_in_order
     blocker_choice = blocker_choice or blocker_lethal_in_order
     reports = []
@@ -363,10 +364,31 @@ def game_over(state: GameState) -> bool:
 
 def combatants(state: GameState, attacks: Iterable[Attack]) -> list[Permanent]:
     """The attacking and blocking creatures still on the battlefield, each once."""
-    ids = []
+    found = []
+    for i in fighter_ids(attacks):
+        permanent = state.permanent(i)
+        if permanent is not None:
+            found.append(permanent)
+    return found
+
+
+def fighter_ids(attacks: Iterable[Attack]) -> tuple[str, ...]:
+    """The ids of the attacking and blocking creatures, each once."""
+    if isinstance(attacks, Fighters):
+        return attacks.ids
+    ids: dict[str, None] = {}
     for attack in attacks:
-        ids += [attack.attacker, *attack.blockers]
-    return [p for p in (state.permanent(i) for i in dict.fromkeys(ids)) if p is not None]
+        ids[attack.attacker] = None
+        ids.update(dict.fromkeys(attack.blockers))
+    return tuple(ids)
+
+
+class Fighters(list):
+    """A list of attacks that knows its combatants' ids (a combat reads them each step)."""
+
+    def __init__(self, attacks: Iterable[Attack]) -> None:
+        super().__init__(attacks)
+        self.ids = fighter_ids(list(self))
 
 
 def _get(state: GameState, permanent_id: str) -> Permanent:

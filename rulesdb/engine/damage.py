@@ -3,10 +3,9 @@ turned into counters by wither and infect, life lost or poison given, life gaine
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from .model import GameState, Permanent, protected_from
+from .model import GameState, Permanent, changed, protected_from
 from .registry import enforces
 
 if TYPE_CHECKING:
@@ -44,9 +43,9 @@ def deal_damage(state: GameState, assignments: list[Assignment]
         else:
             player = players[a.target]
             poison = player.poison + source.toxic
-            players[a.target] = (replace(player, poison=poison + a.amount)
+            players[a.target] = (changed(player, poison=poison + a.amount)
                                  if "infect" in source.keywords
-                                 else replace(player, life=player.life - a.amount,
+                                 else changed(player, life=player.life - a.amount,
                                               poison=poison))
         if "lifelink" in source.keywords:
             gains[source.id] = gains.get(source.id, 0) + a.amount
@@ -54,10 +53,10 @@ def deal_damage(state: GameState, assignments: list[Assignment]
     for source_id, amount in gains.items():
         source = sources[source_id]
         gainer = source.controller or source.owner
-        players[gainer] = replace(players[gainer], life=players[gainer].life + amount)
+        players[gainer] = changed(players[gainer], life=players[gainer].life + amount)
         life_gained.append((gainer, amount, source_id))
-    new_state = replace(state, players=tuple(players[p.id] for p in state.players),
-                        battlefield=tuple(permanents[p.id] for p in state.battlefield))
+    new_state = GameState(tuple(players[p.id] for p in state.players),
+                          tuple(permanents[p.id] for p in state.battlefield), state.cards)
     return new_state, tuple(dealt), tuple(prevented), tuple(life_gained)
 
 

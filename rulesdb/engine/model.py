@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TypeVar
 
 Counters = tuple[tuple[str, int], ...]
 
@@ -17,6 +18,18 @@ def counters_of(values: Mapping[str, int] | Iterable[tuple[str, int]] | None) ->
     """Counters as stored: sorted (kind, count) pairs, zero counts dropped."""
     items = dict(values or ())
     return tuple(sorted((kind, count) for kind, count in items.items() if count > 0))
+
+
+T = TypeVar("T")
+
+
+def changed(thing: T, **changes: object) -> T:
+    """A copy of a frozen dataclass with `changes` to fields already in their stored form,
+    made without running its constructor again (a tenth of `dataclasses.replace`'s time)."""
+    copy = object.__new__(type(thing))
+    copy.__dict__.update(thing.__dict__)
+    copy.__dict__.update(changes)
+    return copy
 
 
 @dataclass(frozen=True)
@@ -103,10 +116,7 @@ class Permanent:
         """A copy with `changes` to fields already in their stored form (counters as
         `counters_of` returns them): `dataclasses.replace` without checking them again,
         for the evaluator's inner loops."""
-        copy = object.__new__(Permanent)
-        copy.__dict__.update(self.__dict__)
-        copy.__dict__.update(changes)
-        return copy
+        return changed(self, **changes)
 
     def with_counters(self, **changes: int) -> Permanent:
         """A copy with counters added (positive) or removed (negative), never below zero."""

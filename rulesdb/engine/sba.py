@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
-from .model import Card, GameState, Permanent, Player, counters_of, protected_from
+from .model import Card, GameState, Permanent, Player, changed, counters_of, protected_from
 from .registry import enforces
 
 Choose = Callable[[str, tuple[Permanent, ...]], Permanent]
@@ -318,7 +318,7 @@ def check(state: GameState, choose: Choose = newest) -> tuple[GameState, list[Ev
         Card(p.id, p.name, p.owner, "graveyard", token=p.token)
         for p in state.battlefield if p.id in leaving)
     players = tuple(
-        replace(p, lost=p.lost or p.id in losers, speed=changes.get(("speed", p.id), p.speed))
+        changed(p, lost=p.lost or p.id in losers, speed=changes.get(("speed", p.id), p.speed))
         if p.id in losers or ("speed", p.id) in changes else p
         for p in state.players)
     cards = tuple(c for c in state.cards if c.id not in ceasing) + graveyard
@@ -334,7 +334,7 @@ def forget_marks(state: GameState) -> GameState:
             p.deathtouch_damage for p in state.battlefield):
         return state
     return GameState(
-        tuple(replace(p, drew_from_empty_library=False) if p.drew_from_empty_library else p
+        tuple(changed(p, drew_from_empty_library=False) if p.drew_from_empty_library else p
               for p in state.players),
         tuple(p.changed(deathtouch_damage=False) if p.deathtouch_damage else p
               for p in state.battlefield),
