@@ -13,7 +13,7 @@ from typing import Any
 
 import click
 
-from .commands import align, core, engine, lineage, lookup, site, sources
+from .commands import align, combat, core, engine, lineage, lookup, site, sources
 from .commands.common import DB_PATH, quick_exit_wanted, unreadable
 from .errors import InputError, database_problem
 
@@ -64,6 +64,6 @@ def cli() -> None:
     """
 
 
-for _module in (core, sources, lineage, align, site, engine, lookup):
+for _module in (core, sources, lineage, align, site, engine, combat, lookup):
     for _command in _module.COMMANDS:
         cli.add_command(_command)

@@ -13,8 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rulesdb.engine import combat
-from rulesdb.engine.combat import Assignment, Attack, IllegalAssignment
+from rulesdb.engine.combat import Assignment, Attack, IllegalAssignment, Pending
 from rulesdb.engine.model import Permanent, Player
+from rulesdb.engine.policies import blocker_lethal_in_order, lethal_in_order
 
 from engine_helpers import creature, game
 
@@ -43,9 +44,9 @@ def test_702_19b_example_2_lethal_to_a_protected_blocker_counts_though_prevented
     attack = Attack("g", "B", ("pro",))
     with pytest.raises(IllegalAssignment, match="lethal"):
         combat.check_assignment(state, attack, [Assignment("g", "pro", 1),
-                                                Assignment("g", "B", 5)], {})
+                                                Assignment("g", "B", 5)], Pending())
     combat.check_assignment(state, attack, [Assignment("g", "pro", 3),
-                                            Assignment("g", "B", 3)], {})
+                                            Assignment("g", "B", 3)], Pending())
     after, [step] = combat.resolve_combat(state, [attack])
     assert step.prevented == (Assignment("g", "pro", 2),)  # 702.16e
     assert after.player("B").life == 16
@@ -62,10 +63,10 @@ def test_702_19c_example_trample_over_planeswalkers():
                  walker)
     attacks = [Attack("one", "pw"), Attack("big", "pw")]
     proposed = [Assignment("big", "pw", 2), Assignment("big", "B", 5)]
-    combat.check_assignment(state, attacks[1], proposed, {"pw": 1})
+    combat.check_assignment(state, attacks[1], proposed, Pending({"pw": 1}))
     with pytest.raises(IllegalAssignment, match="loyalty"):
         combat.check_assignment(state, Attack("big", "pw", (), blocked=True),
-                                [Assignment("big", "pw", 1), Assignment("big", "B", 6)], {})
+                                [Assignment("big", "pw", 1), Assignment("big", "B", 6)], Pending())
     after, [step] = combat.resolve_combat(state, attacks)
     assert (total(step.assigned, "big", "pw"), total(step.assigned, "big", "B")) == (2, 5)
     assert after.player("B").life == 15
@@ -78,7 +79,7 @@ def test_702_19f_without_trample_over_planeswalkers_nothing_reaches_the_player()
     state = game(creature("tr", 5, 5, keywords={"trample"}), walker)
     with pytest.raises(IllegalAssignment):
         combat.check_assignment(state, Attack("tr", "pw", (), blocked=True),
-                                [Assignment("tr", "pw", 1), Assignment("tr", "B", 4)], {})
+                                [Assignment("tr", "pw", 1), Assignment("tr", "B", 4)], Pending())
 
 
 @pytest.mark.parametrize(("keywords", "life"), [({"trample"}, 17), (set(), 20)])
@@ -100,7 +101,7 @@ def test_702_2c_and_702_19b_deathtouch_trample_needs_only_1_per_blocker():
 def test_702_7b_first_strike_kills_the_blocker_before_it_deals_damage():
     state = game(creature("fs", 2, 2, keywords={"first strike"}), creature("b", 2, 2, owner="B"))
     after, steps = combat.resolve_combat(state, [Attack("fs", "B", ("b",))])
-    assert [s.step for s in steps] == ["first", "second"]
+    assert [s.step for s in steps] == ["first strike", "regular"]
     assert total(steps[1].assigned) == 0
     assert after.permanent("fs").damage == 0 and after.permanent("b") is None
 
@@ -135,7 +136,7 @@ def test_702_15e_example_two_lifelink_sources_are_two_life_gain_events():
     state = game(creature("l1", 2, 2, keywords={"lifelink"}),
                  creature("l2", 3, 3, keywords={"lifelink"}))
     after, [step] = combat.resolve_combat(state, [Attack("l1", "B"), Attack("l2", "B")])
-    assert step.life_gained == (("A", 2), ("A", 3))
+    assert step.life_gained == (("A", 2, "l1"), ("A", 3, "l2"))
     assert after.player("A").life == 25
 
 
@@ -216,7 +217,8 @@ def test_each_attacker_assigns_exactly_its_power_when_it_deals_damage(case):
     strikers = frozenset(combat.dealers(state, attacks, "first"))
     step = "first" if strikers else "only"
     active = combat.dealers(state, attacks, step, strikers)
-    assigned = combat.assign_step(state, attacks, active)
+    assigned = combat.assign_step(state, attacks, active, "regular", lethal_in_order,
+                                  blocker_lethal_in_order)
     for attack in attacks:
         attacker = state.permanent(attack.attacker)
         if attacker.id in active and (attack.blockers or not attack.is_blocked):

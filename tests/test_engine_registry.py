@@ -34,3 +34,10 @@ def test_every_rule_of_704_5_is_enforced_or_listed_as_not_modelled():
     assert subrules - enforced - set(NOT_MODELLED) == set()
     assert set(NOT_MODELLED) & enforced == set()
     assert all(NOT_MODELLED.values())
+
+
+def test_the_registry_holds_every_module_that_declares_enforcements():
+    engine = SOURCES.parent.parent / "rulesdb" / "engine"
+    declaring = {f"rulesdb.engine.{path.stem}" for path in engine.glob("*.py")
+                 if "@enforces(" in path.read_text() and path.stem != "registry"}
+    assert declaring == {e.module for e in registry()}

@@ -6,13 +6,15 @@ Each scenario names the rule (and example) of cr-2025-06-06-chapter7 chapter 7 i
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rulesdb.engine import sba
+from rulesdb.engine import combat, sba
+from rulesdb.engine.combat import Assignment
 from rulesdb.engine.model import Card, GameState, Permanent, Player
 
 from engine_helpers import creature, game
@@ -77,6 +79,47 @@ def test_704_5fgh_creatures_die(permanent, rule, kind):
 def test_702_12b_indestructible_ignores_lethal_and_deathtouch_damage(damage):
     tough = replace(creature("c", 2, 3, keywords={"indestructible"}), **damage)
     assert sba.check(game(tough))[1] == []
+
+
+def cr_rule_text(archived, number: str) -> str:
+    """The text of rule `number` in the release the evaluator cites (cr-2025-06-06)."""
+    from rulesdb.engine.registry import EDITION
+
+    text = archived[f"MagicCompRules-{EDITION.removeprefix('cr-')}.txt"].data.decode("utf-8-sig")
+    (line,) = re.findall(rf"^{re.escape(number)}\.? (.+)$", text, re.M)
+    return line
+
+
+def test_704_5h_deathtouch_damage_counts_only_until_the_next_check(archived):
+    """704.5h: destroyed if "it's been dealt damage by a source with deathtouch since the last
+    time state-based actions were checked". An indestructible creature survives the check that
+    follows the damage; once it loses indestructible, a later check finds no such damage."""
+    assert "since the last time state-based actions were checked" in cr_rule_text(
+        archived, "704.5h")
+    state = game(creature("dt", 1, 1, keywords={"deathtouch"}),
+                 creature("wall", 0, 4, owner="B", keywords={"indestructible"}))
+    struck, _, _, _ = combat.deal_damage(state, [Assignment("dt", "wall", 1)])
+    checked, events = sba.check(struck)
+    assert events == [] and checked.permanent("wall").damage == 1
+    mortal = replace(checked.permanent("wall"), keywords=frozenset())
+    later = replace(checked, battlefield=tuple(mortal if p.id == "wall" else p
+                                               for p in checked.battlefield))
+    assert sba.check(later)[1] == []
+    # the same loss of indestructible before any check: 704.5h applies
+    unchecked = replace(struck, battlefield=tuple(
+        replace(p, keywords=frozenset()) if p.id == "wall" else p for p in struck.battlefield))
+    assert rules_of(sba.check(unchecked)[1]) == [("graveyard", "wall", ("704.5h",))]
+
+
+def test_704_5b_a_draw_from_an_empty_library_counts_only_until_the_next_check(archived):
+    """704.5b reads "since the last time state-based actions were checked" too: the attempt is
+    acted on at one check and forgotten by it."""
+    assert "since the last time state-based actions were checked" in cr_rule_text(
+        archived, "704.5b")
+    after, events = sba.check(GameState((Player("A", drew_from_empty_library=True),
+                                         Player("B"))))
+    assert rules_of(events) == [("lose", "A", ("704.5b",))]
+    assert after.player("A").drew_from_empty_library is False
 
 
 def test_702_12b_indestructible_still_dies_to_toughness_0_by_704_5f():

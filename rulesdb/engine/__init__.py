@@ -1,5 +1,7 @@
 """The reference evaluator: executable rules, each declaring the rule ids it enforces.
 
 Pure Python over an immutable game model; imports nothing else of rulesdb (the enforcement
-layer reads its registry).
+layer reads its registry). `outcome.evaluate(scenario)` plays a combat scenario (JSON, see
+scenario.schema.json) and returns its outcome (outcome.schema.json); `conformance.check`
+tests another engine against it.
 """

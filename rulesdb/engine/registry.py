@@ -36,6 +36,16 @@ NOT_MODELLED: dict[str, str] = {
               "the model has no sectors",
 }
 
+# Examples of the combat rules (506-511) and the combat keywords the scenario corpus
+# (rulesdb/engine/corpus) cannot encode, with the reason; every other one is a scenario there.
+EXAMPLES_NOT_MODELLED: dict[str, str] = {
+    "508.1d": "attack requirements (\"attacks each combat if able\") and effects limiting how "
+              "many creatures attack are not part of the model",
+    "508.2a": "triggered abilities are not part of the model",
+    "509.3f": "triggered abilities are not part of the model",
+    "702.22h": "banding is not part of the model",
+}
+
 _PACKAGE = Path(__file__).resolve().parent
 
 
@@ -60,6 +70,6 @@ def enforces(*rules: str) -> Callable[[F], F]:
 
 def registry() -> list[Enforcement]:
     """Every declared enforcement of the evaluator's modules, in declaration order."""
-    from . import combat, sba  # noqa: F401  (importing them fills REGISTRY)
+    from . import blocking, combat, damage, sba  # noqa: F401  (importing them fills REGISTRY)
 
     return list(REGISTRY)

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
-from .model import Card, GameState, Permanent, Player, counters_of, protected_from
+from .model import Card, GameState, Permanent, Player, changed, counters_of, protected_from
 from .registry import enforces
 
 Choose = Callable[[str, tuple[Permanent, ...]], Permanent]
@@ -250,13 +250,27 @@ def engine_speed(state: GameState) -> list[Action]:
 
 def find_actions(state: GameState, choose: Choose = newest) -> list[Action]:
     """Every state-based action that applies to `state`, in rule order."""
-    return [
-        *player_losses(state), *phantom_objects(state), *creature_deaths(state),
-        *zero_loyalty_or_defense(state), *legend_rule(state, choose), *world_rule(state),
-        *illegal_auras(state), *illegal_attachments(state), *counter_limits(state),
-        *finished_sagas(state), *battle_protectors(state), *extra_roles(state),
-        *engine_speed(state),
-    ]
+    actions = player_losses(state)
+    if state.cards:
+        actions += phantom_objects(state)
+    actions += creature_deaths(state)
+    # The other checks only find something on a permanent with one of these traits; a
+    # battlefield of plain creatures (most combats) skips them.
+    if any(p.supertypes or p.subtypes or p.counter_limits or p.attached_to is not None
+           or not p.types <= CREATURE or p.keywords & ENGINES
+           or (p.counters and p.count("+1/+1") and p.count("-1/-1"))
+           for p in state.battlefield):
+        actions += [
+            *zero_loyalty_or_defense(state), *legend_rule(state, choose), *world_rule(state),
+            *illegal_auras(state), *illegal_attachments(state), *counter_limits(state),
+            *finished_sagas(state), *battle_protectors(state), *extra_roles(state),
+            *engine_speed(state),
+        ]
+    return actions
+
+
+CREATURE = frozenset({"creature"})
+ENGINES = frozenset({"start your engines!"})
 
 
 LEAVING = ("graveyard", "destroy", "sacrifice")
@@ -267,7 +281,7 @@ def check(state: GameState, choose: Choose = newest) -> tuple[GameState, list[Ev
     """One check: all applicable actions performed simultaneously as a single event."""
     actions = find_actions(state, choose)
     if not actions:
-        return state, []
+        return forget_marks(state), []
     grouped: dict[tuple[str, str], list[Action]] = defaultdict(list)
     for action in actions:
         kind = "leave" if action.kind in LEAVING else action.kind
@@ -294,21 +308,37 @@ def check(state: GameState, choose: Choose = newest) -> tuple[GameState, list[Ev
         if permanent.id in leaving:
             continue
         if ("unattach", permanent.id) in changes:
-            permanent = replace(permanent, attached_to=None)
+            permanent = permanent.changed(attached_to=None)
         if ("counters", permanent.id) in changes:
-            permanent = replace(permanent, counters=changes[("counters", permanent.id)])
+            permanent = permanent.changed(counters=changes[("counters", permanent.id)])
         if ("protector", permanent.id) in changes:
-            permanent = replace(permanent, protector=changes[("protector", permanent.id)])
+            permanent = permanent.changed(protector=changes[("protector", permanent.id)])
         battlefield.append(permanent)
     graveyard = tuple(
         Card(p.id, p.name, p.owner, "graveyard", token=p.token)
         for p in state.battlefield if p.id in leaving)
     players = tuple(
-        replace(p, lost=p.lost or p.id in losers,
-                speed=changes.get(("speed", p.id), p.speed))
+        changed(p, lost=p.lost or p.id in losers, speed=changes.get(("speed", p.id), p.speed))
+        if p.id in losers or ("speed", p.id) in changes else p
         for p in state.players)
     cards = tuple(c for c in state.cards if c.id not in ceasing) + graveyard
-    return GameState(players, tuple(battlefield), cards), events
+    return forget_marks(GameState(players, tuple(battlefield), cards)), events
+
+
+@enforces("704.5b", "704.5h")
+def forget_marks(state: GameState) -> GameState:
+    """The state once a check is over: marks that last only "since the last time state-based
+    actions were checked" (a draw from an empty library, damage from a deathtouch source)
+    are gone, so a later check does not act on them again."""
+    if not any(p.drew_from_empty_library for p in state.players) and not any(
+            p.deathtouch_damage for p in state.battlefield):
+        return state
+    return GameState(
+        tuple(changed(p, drew_from_empty_library=False) if p.drew_from_empty_library else p
+              for p in state.players),
+        tuple(p.changed(deathtouch_damage=False) if p.deathtouch_damage else p
+              for p in state.battlefield),
+        state.cards)
 
 
 @enforces("704.3")

@@ -32,7 +32,7 @@ class _Cited:
 def compute(db: sqlite_utils.Database, doc_ids: list[str]) -> str:
     """Store the evaluator's registry; a one-line summary."""
     # imported here: rulesdb.trace reads the references layer, which imports this package
-    from ..trace.status import Checker, default_edition
+    from ..trace.status import Checked, Checker, default_edition
     from ..trace.store import citation_rows, replace_engine
 
     ensure_schema(db, ["engines", "engine_citations"])
@@ -42,11 +42,18 @@ def compute(db: sqlite_utils.Database, doc_ids: list[str]) -> str:
     if edition is None:
         return "no Comprehensive Rules edition to check the evaluator against"
     checker = Checker(conn, edition)
+    # The evaluator's ids are of EDITION exactly: checked against a part of that release
+    # (the bundled chapter 7), an id outside the part is outside its coverage, never a rule
+    # of another release that moved (the scanner's guess for engines of unknown edition).
+    same_release = edition.startswith(f"{EDITION}-")
     items = []
     for entry in registry():
         cited = _Cited(entry.file, entry.line, entry.function, entry.rule, entry.rule,
                        f"@enforces({entry.rule!r})")
         verdict = checker.check(cited)  # type: ignore[arg-type]
+        if (same_release and verdict.status == "renumbered"
+                and not checker.coverage.contains(entry.rule)):
+            verdict = Checked("outside_coverage", None, None, None)
         items.append((cited, verdict))
     files = len({entry.file for entry in registry()})
     replace_engine(conn, {"name": ENGINE, "kind": "reference", "path": "rulesdb/engine",

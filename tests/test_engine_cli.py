@@ -1,0 +1,162 @@
+"""`rulesdb combat` and `rulesdb conformance`: output, JSON, exit codes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from rulesdb.cli import cli
+from rulesdb.engine.outcome import evaluate
+
+from conftest import ROOT
+
+CORPUS = ROOT / "rulesdb" / "engine" / "corpus"
+ENGINES = Path(__file__).resolve().parent / "conformance_engine.py"
+
+
+def run(*args):
+    return CliRunner().invoke(cli, [*args])
+
+
+def scenario_file(tmp_path: Path, data) -> Path:
+    path = tmp_path / "scenario.json"
+    path.write_text(json.dumps(data) if not isinstance(data, str) else data)
+    return path
+
+
+SMALL = {"players": [{"id": "A"}, {"id": "B", "life": 2}],
+         "permanents": [{"id": "a1", "controller": "A", "power": 2, "toughness": 2,
+                         "colors": ["red"], "keywords": ["first strike"]},
+                        {"id": "a2", "controller": "A", "power": 3, "toughness": 3}],
+         "attacks": [{"attacker": "a1", "target": "B"}, {"attacker": "a2", "target": "B"}]}
+
+
+def test_combat_tells_the_steps_with_the_rules_and_their_pages(tmp_path):
+    result = run("combat", str(scenario_file(tmp_path, SMALL)), "--db",
+                 str(tmp_path / "none.db"), "--site", "https://rules.example")
+    assert result.exit_code == 0, result.output
+    page = "https://rules.example/cr-2025-06-06/"
+    assert result.output.splitlines() == [
+        "Attacks and blocks",
+        f"    508.1  {page}508.1",
+        f"    509.1  {page}509.1",
+        "  a1 (red 2/2, first strike) attacks B",
+        f"      508.1a  {page}508.1a",
+        "  a1 is unblocked",
+        f"      509.1h  {page}509.1h",
+        "  a2 (3/3) attacks B",
+        f"      508.1a  {page}508.1a",
+        "  a2 is unblocked",
+        f"      509.1h  {page}509.1h",
+        "First-strike combat damage step",
+        f"    510.4  {page}510.4",
+        f"    702.7b  {page}702.7b",
+        "  a1 assigns 2 damage to B",
+        f"      510.1b  {page}510.1b",
+        "  a1 deals 2 damage to B: B loses 2 life",
+        f"      120.3a  {page}120.3a",
+        "  B loses the game: 0 or less life",
+        f"      704.5a  {page}704.5a",
+        "The game is over: A wins; the second combat damage step is not played",
+        f"    104.2a  {page}104.2a",
+        "Result",
+        "  A: 20 life (+0), 0 poison (+0)",
+        "  B: 0 life (-2), 0 poison (+0), lost",
+    ]
+
+
+def test_combat_quotes_the_first_words_of_the_rules_from_the_database(tmp_path, bundled_db):
+    """The bundled database has chapter 7 of cr-2025-06-06 only: its rules are quoted and
+    linked there; 508.1 is not quoted from another release (numbers move between them)."""
+    result = run("combat", str(CORPUS / "702.19b-example-1.json"), "--db", str(bundled_db))
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert ("      702.19b The controller of an attacking creature with trample first "
+            "assigns…  http://127.0.0.1:8001/cr-2025-06-06-chapter7/702.19b") in lines
+    assert "    508.1  http://127.0.0.1:8001/cr-2025-06-06/508.1" in lines
+
+
+def test_combat_json_is_the_outcome_object(tmp_path):
+    result = run("combat", str(scenario_file(tmp_path, SMALL)), "--json")
+    assert result.exit_code == 0
+    assert json.loads(result.output) == evaluate(SMALL)
+    assert json.loads(result.output)["game_over"] == {
+        "step": "first strike", "winners": ["A"], "losers": ["B"], "rules": ["104.2a"]}
+
+
+def test_combat_malformed_scenario_is_one_line_naming_the_field_exit_2(tmp_path):
+    data = json.loads(json.dumps(SMALL))
+    data["permanents"][0]["keywords"] = ["first_strike"]
+    path = scenario_file(tmp_path, data)
+    result = run("combat", str(path))
+    assert result.exit_code == 2
+    assert result.output == (f"Error: {path}: permanents[0].keywords[0]: unknown keyword "
+                             "'first_strike' (did you mean 'first strike'?)\n")
+
+
+def test_combat_invalid_json_names_line_and_column_exit_2(tmp_path):
+    path = scenario_file(tmp_path, '{"players": [\n  {"id": "A"},\n]}')
+    result = run("combat", str(path))
+    assert result.exit_code == 2
+    assert result.output.startswith(f"Error: {path}: line 3, column 1: ")
+
+
+def test_combat_unmet_expectation_exits_1(tmp_path):
+    data = {**SMALL, "expect": {"players": {"B": {"life": 5}}}}
+    result = run("combat", str(scenario_file(tmp_path, data)), "--json")
+    assert result.exit_code == 1
+    assert "players.B.life: expected 5, got 0" in result.output
+
+
+def test_conformance_of_the_reference_with_itself_exits_0(bundled_db):
+    result = run("conformance", "rulesdb.engine.outcome:evaluate", "-n", "200",
+                 "--db", str(bundled_db))
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[:2] == [
+        "rulesdb.engine.outcome:evaluate against the reference evaluator (cr-2025-06-06)",
+        "200 scenarios (seed 0): 200 agree (100.0%), 0 disagree"]
+
+
+def test_conformance_reports_causes_as_json_and_exits_1(tmp_path):
+    result = run("conformance", f"{ENGINES}:planted", "-n", "400", "--json",
+                 "--export", str(tmp_path))
+    assert result.exit_code == 1
+    report = json.loads(result.stdout)
+    assert report["engine"] == f"{ENGINES}:planted"
+    assert len(report["groups"]) >= 2
+    first = report["groups"][0]
+    assert first["cause"] == {"aspect": "damage assigned", "rules": ["510.1c"]}
+    assert first["rules"][0]["url"] == "http://127.0.0.1:8001/cr-2025-06-06/510.1c"
+    assert (tmp_path / "disagreements" / "1.json").is_file()
+    assert len(list((tmp_path / "scenarios").glob("*.json"))) == 400
+
+
+def test_conformance_text_report_shows_the_smallest_scenario(tmp_path):
+    result = run("conformance", f"{ENGINES}:planted", "-n", "300", "--db",
+                 str(tmp_path / "none.db"))
+    assert result.exit_code == 1
+    lines = result.output.splitlines()
+    assert lines[3:5] == ["", lines[4]] and lines[4].startswith("1. damage assigned differs: ")
+    assert "   decided by 510.1c  http://127.0.0.1:8001/cr-2025-06-06/510.1c" in lines
+    assert '   regular step, a1: reference {"b1": 2}, engine {"b1": 1}' in lines
+    assert "   reference: a1→b1 2; b1 dies" in lines
+    assert "   engine:    a1→b1 1; b1 dies" in lines
+
+
+def test_conformance_export_needs_no_engine(tmp_path):
+    result = run("conformance", "--export", str(tmp_path / "out"), "-n", "5")
+    assert result.exit_code == 0
+    assert sorted(p.name for p in (tmp_path / "out" / "outcomes").iterdir()) == [
+        f"0000{i}.json" for i in range(5)]
+
+
+def test_conformance_engine_that_cannot_be_loaded_exits_2(tmp_path):
+    for spec, words in [("no_such_module_31:play", "cannot import no_such_module_31"),
+                        ("rulesdb.engine.outcome:nothing", "has no function nothing"),
+                        ("evaluate", "expected MODULE:FUNCTION")]:
+        result = run("conformance", spec, "-n", "1")
+        assert result.exit_code == 2, spec
+        assert words in result.output
+    assert run("conformance").exit_code == 2
