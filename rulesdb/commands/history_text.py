@@ -8,8 +8,8 @@ from typing import Any
 
 import click
 
-from ..lineage.changes import LineChange, alike, compare
-from ..lineage.fold import fold_history, related_key, run_note
+from ..lineage.changes import LineChange, alike, steps
+from ..lineage.fold import fold_history, run_note
 from ..lineage.wordiff import CONTEXT, render_inline
 from .common import wrap
 
@@ -32,25 +32,12 @@ def history_lines(entries: list[Row], every: bool = False) -> Iterator[str]:
                           f"{len({e['doc'] for e in entries})} documents, {len(items)} shown "
                           "(runs of editions that repeat one folded; --all: every edition)",
                           dim=True)
-    shown: dict[tuple[str, str], Row] = {}  # the last item shown of each related text
-    rule: Row | None = None  # and of the rule
-    for item in items:
-        concept = item["change"] == "concept"
-        if concept:
-            before = shown.get(related_key(item))
-            shown[related_key(item)] = item
-        else:
-            before, rule = rule, item
-        if before is None:
-            yield _head(item, item["number"], item["change"]) + run_note(item)
+    for step in steps(items):
+        item, before, comparison = step.item, step.before, step.comparison
+        yield _head(item, step.number, step.label) + run_note(item)
+        if before is None or comparison is None:
             yield from _whole(item["text"])
             continue
-        comparison = compare(before["text"], item["text"])
-        label = comparison.label(item["change"], before["number"] != item["number"]
-                                 and not concept)
-        number = item["number"] if before["number"] == item["number"] or concept \
-            else f"{before['number']} → {item['number']}"
-        yield _head(item, number, label) + run_note(item)
         body: list[str] = []
         if comparison.own and alike(comparison.own) < REWRITTEN:
             body += _capped(wrap("rewritten: " + item["text"].split("\n")[0], "  "))

@@ -13,6 +13,7 @@ from markupsafe import Markup
 from ..db.replacing import file_stamp
 from ..lineage import query as lineage_query
 from ..lineage import wordiff
+from ..lineage.changes import steps
 from ..lineage.fold import fold_history, run_note
 from ..lineage.renumbered import renumbered
 from . import releases
@@ -153,9 +154,9 @@ def history_page(conn: sqlite3.Connection, doc_id: str, number: str) -> Row | No
     rule = found[0]
     entries = fold_history(versions(conn, doc_id, rule["number"]) or [])
     chain: list[dict[str, Any]] = []
-    for entry in (e for e in entries if e["change"] != "concept"):
-        previous = chain[-1] if chain else None
-        entry["previous"] = previous
+    for step in steps([e for e in entries if e["change"] != "concept"]):
+        entry, previous = step.item, step.before
+        entry["previous"], entry["label"] = previous, step.label
         entry["old_html"], entry["new_html"] = side_by_side(
             previous["text"] if previous else entry["text"], entry["text"])
         entry["run_note"] = run_note(entry).removeprefix("; ")

@@ -20,7 +20,7 @@ from typing import Any
 
 from datasette.utils.asgi import NotFound, Response
 
-from ..lineage.changes import compare
+from ..lineage.changes import Step, steps
 from ..lineage.fold import fold_history
 from ..lineage.wordiff import render_inline_html
 from ..lookup.query import in_editions
@@ -130,8 +130,9 @@ def history_feed(conn: sqlite3.Connection, doc: str, number: str, url: Url) -> s
     feed = _feed(f"history/{doc}/{number}", f"History of {number} ({doc})",
                  url(path + ".atom"), url(path),
                  timestamp(max((dates[v["doc"]] or "" for v in chain), default=None)))
-    for before, version in reversed(list(zip([None, *chain], chain, strict=False))):
-        title, content = _version(before, version)
+    for step in reversed(list(steps(chain))):
+        version = step.item
+        title, content = _version(step)
         summary = _repeated(version["run"]) + (
             f" Set by hand: {version['note']}" if version.get("set_by_hand") else "")
         _entry(feed, f"version/{version['doc']}/{version['number']}", title,
@@ -148,16 +149,13 @@ def _repeated(run: list[str]) -> str:
     return f"Unchanged {in_editions(run)}."
 
 
-def _version(before: dict[str, Any] | None, version: dict[str, Any]) -> tuple[str, str]:
+def _version(step: Step) -> tuple[str, str]:
     """An entry's title and HTML: the first text whole, later ones as what changed."""
+    version, before, comparison = step.item, step.before, step.comparison
     where = f"{version['doc']}"
-    if before is None:
+    if before is None or comparison is None:
         text = html.escape(version["text"]).replace("\n", "<br>")
         return f"{version['number']} in {where}: first version in this database", f"<p>{text}</p>"
-    comparison = compare(before["text"], version["text"])
-    change = comparison.label(version["change"], before["number"] != version["number"])
-    number = version["number"] if before["number"] == version["number"] \
-        else f"{before['number']} → {version['number']}"
     parts = [f"<p>Against {html.escape(before['doc'])} {html.escape(before['number'])}:</p>"]
     if comparison.own:
         parts.append(f"<p>{render_inline_html(list(comparison.own))}</p>")
@@ -167,7 +165,7 @@ def _version(before: dict[str, Any] | None, version: dict[str, Any]) -> tuple[st
             f"{render_inline_html(list(line.ops))}</li>" for line in comparison.lines) + "</ul>")
     if comparison.same:
         parts.append("<p>The same words (typography or the numbers of cited rules aside).</p>")
-    return f"{number} {change} in {where}", "".join(parts)
+    return f"{step.number} {step.label} in {where}", "".join(parts)
 
 
 def _absolute(datasette: Any, request: Any) -> Url:
