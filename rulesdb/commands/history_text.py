@@ -3,14 +3,17 @@ version as the words that changed from the version shown before it, in context."
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import shutil
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 import click
 
+from ..lineage import subtree
 from ..lineage.changes import LineChange, alike, steps
 from ..lineage.fold import fold_history, run_note
 from ..lineage.wordiff import CONTEXT, render_inline
+from ..lookup.query import in_editions
 from .common import wrap
 
 Row = dict[str, Any]
@@ -19,13 +22,16 @@ LINES_PER_VERSION = 8  # lines under one version, then how many more there are
 REWRITTEN = 0.5  # a text keeping fewer of its words is shown whole, not word by word
 
 
-def history_lines(entries: list[Row], every: bool = False) -> Iterator[str]:
-    """The lines to print: every edition whole with `every`, else the folded history."""
+def history_lines(entries: Iterable[Row], every: bool = False) -> Iterator[str]:
+    """The lines to print: every edition whole with `every` (each line of a heading's
+    subtree, as printed: wrapping 17 MB of a chapter's versions took seconds), else the
+    folded history."""
     if every:
-        for entry in entries:
-            yield _head(entry, entry["number"], entry["change"])
-            yield from _whole(entry["text"])
+        for step in steps(entries):
+            yield _head(step.item, step.number, step.label)
+            yield from ("  " + line for line in step.item["text"].split("\n"))
         return
+    entries = list(entries)
     items = fold_history(entries)
     if len(items) < len(entries):
         yield click.style(f"{len(entries)} versions and related texts in "
@@ -51,6 +57,48 @@ def history_lines(entries: list[Row], every: bool = False) -> Iterator[str]:
             body = [*body[:LINES_PER_VERSION - 1], f"  … {more} more line(s) of changes "
                     "(--all: every version whole)"]
         yield from body
+
+
+def summary_lines(rule: Row, summed: list[Row]) -> Iterator[str]:
+    """A large subtree's history summed up (`rulesdb.lineage.subtree.summary`): a line per
+    release in which something inside it changed, with the counts, and a line naming the
+    first rules of each kind of change."""
+    releases = sum(1 + len(step["run"]) for step in summed)
+    yield click.style(f"{rule['number']} holds more than {subtree.SUMMARY_AFTER} rules: what "
+                      f"changed inside it, release by release ({releases} releases; "
+                      "--step RELEASE: the words of one, --all: every version whole)", dim=True)
+    for step in summed:
+        number = step["number"] if step["old_number"] in (None, step["number"]) \
+            else f"{step['old_number']} → {step['number']}"
+        run = f"; nothing changed inside {in_editions(step['run'])}" if step["run"] else ""
+        if step["old_doc"] is None:
+            yield click.style(f"{step['new_doc']}  {number}  [first]", bold=True) \
+                + f"  {step['size']} rules{run}"
+            continue
+        yield click.style(f"{step['new_doc']}  {number}", bold=True) \
+            + f"  {subtree.described(step['counts'])}{run}"
+        yield _fitted(_named(step["changes"]), "  ")
+
+
+def _named(changes: list[Row]) -> list[str]:
+    """"edited: 500.1 500.4", "renumbered: 502.3c → 502.3b", … in the diff's order."""
+    parts = []
+    for op in subtree.NAMED:
+        numbers = [change["new"] or change["old"] if change["old"] in (None, change["new"])
+                   or change["new"] is None else f"{change['old']} → {change['new']}"
+                   for change in changes if change["op"] == op]
+        if numbers:
+            parts.append(f"{op}: {' '.join(numbers)}")
+    return parts
+
+
+def _fitted(parts: list[str], indent: str) -> str:
+    """`parts` joined with "; " on one line of the terminal's width, cut with "…"."""
+    width = max(40, min(shutil.get_terminal_size((100, 24)).columns, 100)) - len(indent)
+    line = "; ".join(parts)
+    if len(line) <= width:
+        return indent + line
+    return indent + line[:width - 2].rsplit(" ", 1)[0] + " …"
 
 
 def _head(entry: Row, number: str, change: str) -> str:
