@@ -1,6 +1,5 @@
-"""Diff and history pages, from the lineage layer's lookups (`rulesdb.lineage.query`) and its
-word-level differences (`rulesdb.lineage.wordiff`): the site shows what `rulesdb diff` and
-`rulesdb history` print."""
+"""Diff pages, from the lineage layer's lookups (`rulesdb.lineage.query`) and its word-level
+differences (`rulesdb.lineage.wordiff`): the site shows what `rulesdb diff` prints."""
 
 from __future__ import annotations
 
@@ -13,12 +12,10 @@ from markupsafe import Markup
 from ..db.replacing import file_stamp
 from ..lineage import query as lineage_query
 from ..lineage import wordiff
-from ..lineage.changes import steps
-from ..lineage.fold import fold_history, run_note
 from ..lineage.renumbered import renumbered
 from . import releases
 from .pages import Row, document, documents, rows
-from .render import glossary_url, rule_url
+from .render import rule_url
 
 PAGE_SIZE = 100
 # Changes listed when no filter is given; rules outside the other document's coverage are
@@ -128,42 +125,3 @@ def renumbered_page(conn: sqlite3.Connection, old: str, new: str) -> Row | None:
 def diff_index(conn: sqlite3.Connection) -> Row:
     """The diff chooser: every document and the stored pairs."""
     return {"documents": documents(conn), "pairs": pairs(conn)}
-
-
-def versions(conn: sqlite3.Connection, doc_id: str, number: str) -> list[Row] | None:
-    """`lineage_query.history` with a page URL on each entry; None when there is no rule."""
-    found = lineage_query.history(conn, number, doc_id)
-    if found is None:
-        return None
-    for entry in found:
-        if entry["number"].startswith("glossary: "):
-            entry["url"] = glossary_url(entry["doc"], entry["number"][len("glossary: "):])
-        else:
-            entry["url"] = rule_url(entry["doc"], entry["number"])
-        entry["current"] = (entry["doc"], entry["number"]) == (doc_id, number)
-    return found
-
-
-def history_page(conn: sqlite3.Connection, doc_id: str, number: str) -> Row | None:
-    """Every version of a rule across editions, oldest first, each compared word by word with
-    the version before it, and the related texts of other documents; None without a rule."""
-    found = rows(conn, "SELECT * FROM rules WHERE document = ? AND number = ?",
-                 [doc_id, number.strip().rstrip(".")])
-    if not found:
-        return None
-    rule = found[0]
-    entries = fold_history(versions(conn, doc_id, rule["number"]) or [])
-    chain: list[dict[str, Any]] = []
-    for step in steps([e for e in entries if e["change"] != "concept"]):
-        entry, previous = step.item, step.before
-        entry["previous"], entry["label"] = previous, step.label
-        entry["old_html"], entry["new_html"] = side_by_side(
-            previous["text"] if previous else entry["text"], entry["text"])
-        entry["run_note"] = run_note(entry).removeprefix("; ")
-        entry["run_links"] = [(doc, rule_url(doc, entry["number"])) for doc in entry["run"]]
-        chain.append(entry)
-    related = [e for e in entries if e["change"] == "concept"]
-    for entry in related:
-        entry["run_note"] = run_note(entry).removeprefix("; ")
-    return {"rule": rule, "document": document(conn, doc_id), "versions": chain,
-            "related": related, "rule_url": rule_url(doc_id, rule["number"])}

@@ -20,12 +20,13 @@ from typing import Any
 
 from datasette.utils.asgi import NotFound, Response
 
+from ..lineage import subtree
 from ..lineage.changes import Step, steps
 from ..lineage.fold import fold_history
 from ..lineage.wordiff import render_inline_html
 from ..lookup.query import in_editions
 from ..numbers import normalize_number
-from . import diffs, releases
+from . import diffs, histories, releases
 from .render import rule_url
 
 ATOM = "http://www.w3.org/2005/Atom"
@@ -121,9 +122,12 @@ def history_feed(conn: sqlite3.Connection, doc: str, number: str, url: Url) -> s
     """The feed of a rule's versions that changed (as its history page folds them), newest
     first; None without such a rule."""
     number = normalize_number(number)
-    found = diffs.versions(conn, doc, number)
-    if found is None or not any(v["doc"] == doc and v["number"] == number for v in found):
+    rule = histories.the_rule(conn, doc, number)
+    if rule is None:
         return None
+    if subtree.summarized(conn, rule["id"]):
+        return summary_feed(conn, rule, url)
+    found = histories.versions(conn, doc, number) or []
     chain = [item for item in fold_history(found) if item["change"] != "concept"]
     dates = dict(conn.execute("SELECT id, effective_date FROM documents").fetchall())
     path = f"{rule_url(doc, number)}/history"
@@ -139,6 +143,48 @@ def history_feed(conn: sqlite3.Connection, doc: str, number: str, url: Url) -> s
                timestamp(dates[version["doc"]]), url(version["url"]),
                summary.strip() or title, content)
     return _xml(feed)
+
+
+def summary_feed(conn: sqlite3.Connection, rule: dict[str, Any], url: Url) -> str:
+    """The feed of a large subtree's history as its page sums it up (`rulesdb.lineage.subtree`):
+    an entry per release in which something inside it changed, newest first, with the counts
+    and the first rules named, linked to their histories and to the words of the step."""
+    doc, number = rule["document"], rule["number"]
+    dates = dict(conn.execute("SELECT id, effective_date FROM documents").fetchall())
+    base = rule_url(doc, number)
+    found = subtree.summary(conn, rule["id"])
+    feed = _feed(f"history/{doc}/{number}", f"History of {number} ({doc}), summed up",
+                 url(f"{base}/history.atom"), url(f"{base}/history"),
+                 timestamp(max((dates[s["new_doc"]] or "" for s in found), default=None)))
+    for step in reversed(found):
+        where, page = step["new_doc"], url(rule_url(step["new_doc"], step["number"]))
+        summary = f"Nothing changed inside it {in_editions(step['run'])}." if step["run"] else ""
+        if step["old_doc"] is None:
+            title = f"{step['number']} in {where}: first version in this database"
+            content = f"<p>{step['size']} rules.</p>"
+        else:
+            title = f"{step['number']}: {subtree.described(step['counts'])} in {where}"
+            words = url(f"{base}/history?step={where}")
+            named = [_named(change, step, url) for change in step["changes"][:subtree.LISTED]]
+            more = len(step["changes"]) - len(named)
+            content = (f"<p>Against {html.escape(step['old_doc'])}: "
+                       f"{html.escape(subtree.described(step['counts']))}. "
+                       f'<a href="{html.escape(words)}">The words</a></p><ul>{"".join(named)}'
+                       + (f'<li><a href="{html.escape(words)}">{more} more</a></li>'
+                          if more else "") + "</ul>")
+        _entry(feed, f"step/{where}/{step['number']}", title, timestamp(dates[where]), page,
+               (summary or title), content)
+    return _xml(feed)
+
+
+def _named(change: dict[str, Any], step: dict[str, Any], url: Url) -> str:
+    """A change of a summed-up step as a list item linked to the rule's history."""
+    doc, number = ((step["new_doc"], change["new"]) if change["new"]
+                   else (step["old_doc"], change["old"]))
+    label = number if change["old"] in (None, change["new"]) or change["new"] is None \
+        else f"{change['old']} → {change['new']}"
+    href = html.escape(url(rule_url(doc, number) + "/history"))
+    return f'<li><a href="{href}">{html.escape(label)}</a> {html.escape(change["op"])}</li>'
 
 
 def _repeated(run: list[str]) -> str:

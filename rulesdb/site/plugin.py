@@ -36,7 +36,7 @@ from ..lineage.renumbered import as_csv
 from ..lookup import query
 from ..lookup import search as full_text
 from ..lookup.search import HIT_END, HIT_START, also_in
-from . import bounds, diffs, feeds, guard, lanes, pages, releases
+from . import bounds, diffs, feeds, guard, histories, lanes, pages, params, releases
 from .render import glossary_url, highlight, rule_url, slug
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
@@ -99,7 +99,7 @@ async def rule(datasette: Any, request: Any) -> Response:
     def load(conn: Any) -> dict | None:
         data = pages.rule_page(conn, doc, number)
         if data is not None:
-            data["history"] = diffs.versions(conn, doc, data["rule"]["number"]) or []
+            data["history"] = histories.rule_history(conn, doc, data["rule"]["number"])
         return data
 
     data = await _db(datasette).execute_fn(load)
@@ -108,8 +108,11 @@ async def rule(datasette: Any, request: Any) -> Response:
 
 async def history(datasette: Any, request: Any) -> Response:
     doc, number = request.url_vars["doc"], request.url_vars["number"]
-    data = await _db(datasette).execute_fn(lambda conn: diffs.history_page(conn, doc, number))
-    return await _page(datasette, request, "rulesdb_history.html", data)
+    page, step = params.page(request), params.document(request, "step")
+    data = await _db(datasette).execute_fn(
+        lambda conn: histories.history_page(conn, doc, number, page, step))
+    template = data["template"] if data else "rulesdb_history.html"
+    return await _page(datasette, request, template, data)
 
 
 async def glossary_index(datasette: Any, request: Any) -> Response:
