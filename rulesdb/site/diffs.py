@@ -69,7 +69,8 @@ def _cached(conn: sqlite3.Connection, kind: str, old: str, new: str) -> Row:
 
 def diff_page(conn: sqlite3.Connection, old: str, new: str, change: str | None = None,
               page: int = 1) -> Row | None:
-    """The changes between two documents, a page at a time; None when one does not exist."""
+    """The changes between two documents, a page at a time; None when one does not exist
+    or the page is past the last."""
     old_doc, new_doc = document(conn, old), document(conn, new)
     if old_doc is None or new_doc is None:
         return None
@@ -78,7 +79,8 @@ def diff_page(conn: sqlite3.Connection, old: str, new: str, change: str | None =
         chosen = [c for c in data["changes"] if c["op"] == change]
     else:
         chosen = [c for c in data["changes"] if c["op"] not in HIDDEN_BY_DEFAULT]
-    page = max(1, page)
+    if page > 1 and (page - 1) * PAGE_SIZE >= len(chosen):
+        return None
     shown = []
     for item in chosen[(page - 1) * PAGE_SIZE: page * PAGE_SIZE]:
         old_text = item.get("old_text", item.get("text") if item["old"] else None)

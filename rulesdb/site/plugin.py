@@ -32,11 +32,23 @@ from datasette.utils.asgi import NotFound, Response
 from jinja2 import ChoiceLoader, FileSystemLoader
 from markupsafe import Markup, escape
 
+from ..lineage.query import OP_ORDER
 from ..lineage.renumbered import as_csv
 from ..lookup import query
 from ..lookup import search as full_text
 from ..lookup.search import HIT_END, HIT_START, also_in
-from . import bounds, diffs, feeds, guard, histories, lanes, pages, params, releases
+from . import (
+    bounds,
+    diffs,
+    feeds,
+    guard,
+    histories,
+    lanes,
+    mistakes,
+    pages,
+    params,
+    releases,
+)
 from .render import glossary_url, highlight, rule_url, slug
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
@@ -128,7 +140,7 @@ async def glossary_entry(datasette: Any, request: Any) -> Response:
 
 
 async def diff_index(datasette: Any, request: Any) -> Response:
-    old, new = request.args.get("old"), request.args.get("new")
+    old, new = params.document(request, "old"), params.document(request, "new")
     if old and new:
         return Response.redirect(f"/diff/{old}/{new}")
     data = await _db(datasette).execute_fn(diffs.diff_index)
@@ -137,11 +149,7 @@ async def diff_index(datasette: Any, request: Any) -> Response:
 
 async def diff(datasette: Any, request: Any) -> Response:
     old, new = request.url_vars["old"], request.url_vars["new"]
-    change = request.args.get("change") or None
-    try:
-        page = int(request.args.get("page") or 1)
-    except ValueError:
-        page = 1
+    change, page = params.choice(request, "change", OP_ORDER), params.page(request)
     data = await _db(datasette).execute_fn(
         lambda conn: diffs.diff_page(conn, old, new, change, page))
     return await _page(datasette, request, "rulesdb_diff.html", data)
@@ -167,8 +175,9 @@ async def search(datasette: Any, request: Any) -> Response:
     (shown by the newest), a rule number taken to its rule. The canned query `search` stays
     for SQL, one row per edition."""
     db = _db(datasette)
-    q = (request.args.get("q") or "").strip()
-    doc = request.args.get("doc") or ""
+    q, doc = params.text(request, "q"), params.document(request, "doc") or ""
+    if doc and await db.execute_fn(lambda conn: pages.document(conn, doc)) is None:
+        raise NotFound(f"No document {doc}")
 
     def find(conn: Any) -> Any:
         if full_text.looks_like_rule_number(q):
@@ -263,8 +272,12 @@ def prepare_connection(conn: Any, datasette: Any) -> None:
 
 @hookimpl
 def handle_exception(datasette: Any, request: Any, exception: BaseException) -> Any:
-    """A damaged database, or a query past the site's bounds: a page that says so."""
-    return guard.failure_page(datasette, request, exception) if enabled(datasette) else None
+    """A damaged database, a query past the site's bounds, or a visitor's mistake that
+    Datasette takes for a server error: a page that says so."""
+    if not enabled(datasette):
+        return None
+    return (guard.failure_page(datasette, request, exception)
+            or mistakes.bad_request(datasette, request, exception))
 
 
 @hookimpl
@@ -286,8 +299,10 @@ def extra_template_vars(request: Any, datasette: Any) -> dict[str, Any]:
 def startup(datasette: Any) -> None:
     """Datasette prints a traceback with every local variable for every error, a visitor's
     404 included, when `rich` is installed (spaCy installs it): the rules site has it print
-    only real failures (500), as a plain traceback."""
+    only real failures (500, not a visitor's mistake: rulesdb.site.mistakes), as a plain
+    traceback."""
     if enabled(datasette):
         from datasette import handle_exception
 
         handle_exception.rich = None
+        mistakes.quiet_tracebacks()
