@@ -10,10 +10,11 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Iterator
 from typing import Any
 
+from ..db.replacing import file_stamp
 from ..lookup.query import find_rule
 from ..numbers import normalize_number
 from . import overrides, wordiff
@@ -43,14 +44,32 @@ def compute_changes(conn: sqlite3.Connection, old_doc: str, new_doc: str) -> lis
     return aligned(conn, old_doc, new_doc, old_rules, new_rules, old_cover, new_cover)
 
 
+# Alignments computed on the fly, kept by database file and pair: aligning two distant
+# editions takes most of a second, and the site's diff, its pages and its renumbering list
+# each ask for it (a file replaced by `rulesdb add` has another stamp)
+_ALIGNED: OrderedDict[tuple[Any, ...], list[Change]] = OrderedDict()
+ALIGNED_KEPT = 8
+
+
 def aligned(conn: sqlite3.Connection, old_doc: str, new_doc: str, old_rules: list[RuleRec],
             new_rules: list[RuleRec], old_cover: Coverage, new_cover: Coverage) -> list[Change]:
-    """`align` of two documents' rules, with the overrides stored for the pair applied."""
+    """`align` of two documents' rules (read from `conn`: `edition`), with the overrides
+    stored for the pair applied."""
+    path = conn.execute("PRAGMA database_list").fetchone()[2]
+    stamp = file_stamp(path) if path else None
+    key = (path, stamp, old_doc, new_doc)
+    if stamp is not None and key in _ALIGNED:
+        _ALIGNED.move_to_end(key)
+        return list(_ALIGNED[key])
     changes = align(old_rules, new_rules, old_cover, new_cover)
     hand_set = overrides.stored(conn, old_doc, new_doc)
     if hand_set:
         changes = overrides.apply(changes, hand_set, {r.number: r for r in old_rules},
                                   {r.number: r for r in new_rules})
+    if stamp is not None:
+        _ALIGNED[key] = list(changes)
+        while len(_ALIGNED) > ALIGNED_KEPT:
+            _ALIGNED.popitem(last=False)
     return changes
 
 
