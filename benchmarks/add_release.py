@@ -30,7 +30,7 @@ from pathlib import Path
 
 from add_corpus import machine_check
 
-from rulesdb.sources.history import load_archives, read_archive
+from rulesdb.sources.history import load_archives, load_releases, read_archive
 from rulesdb.sources.release import file_date
 
 SOURCES = Path(__file__).resolve().parent.parent / "data" / "sources"
@@ -57,6 +57,8 @@ def without_newest(folder: Path) -> Path:
     shutil.copyfile(SOURCES.parent / "alignment-overrides.txt", folder / "alignment-overrides.txt")
     history = folder / "history"
     history.mkdir()
+    for shipped in load_releases(catalog):  # the releases shipped in their other forms
+        shutil.copyfile(catalog.parent / shipped.file, history / Path(shipped.file).name)
     tar_path, sums_path = history / "archive.tar.xz", history / "SHA256SUMS"
     with tarfile.open(tar_path, "w:xz") as tar:
         for source in sources:

@@ -41,13 +41,40 @@ def bundled_db(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="session")
 def history_db(tmp_path_factory) -> Path:
-    """The default database, bundled documents and the whole history (110 releases) with the
+    """The default database, bundled documents and the whole history (115 releases) with the
     alignments set by hand that the project ships, built once per session; tests only read it
     (a test that writes copies it first)."""
     from rulesdb.sources.build import build
 
     path = tmp_path_factory.mktemp("history") / "rules.db"
     build(path, SOURCES, overrides=OVERRIDES)
+    return path
+
+
+# the releases of the shipped history beside the seeds in `small_db` (docs/README.md names them)
+SMALL_RELEASES = ["MagicCompRules-2025-11-14.txt", "MagicCompRules-2026-01-16.txt"]
+
+
+@pytest.fixture(scope="session")
+def small_db(tmp_path_factory, archived) -> Path:
+    """The seeds and the two newest releases of the history, added with `rulesdb add`: a
+    database with current rules that builds in seconds (the docs' examples run on it);
+    tests only read it."""
+    from click.testing import CliRunner
+
+    from rulesdb.cli import cli
+    from rulesdb.sources.build import build
+
+    folder = tmp_path_factory.mktemp("small")
+    path = folder / "rules.db"
+    build(path, SOURCES, seeds_only=True, overrides=OVERRIDES)
+    files = []
+    for name in SMALL_RELEASES:
+        files.append(folder / name)
+        files[-1].write_bytes(archived[name].data)
+    result = CliRunner().invoke(cli, ["add", *map(str, files), "--db", str(path),
+                                      "--overrides", str(OVERRIDES)])
+    assert result.exit_code == 0, result.output
     return path
 
 

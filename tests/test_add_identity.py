@@ -153,14 +153,16 @@ NOT_CR = {
              "line 1, column 1: a web page (HTML), not a Comprehensive Rules text file"),
     "html without its doctype": (lambda: b"\r\n <HTML lang='en'><body>Rules</body></HTML>",
                                  "line 1, column 1: a web page (HTML)"),
+    # the other forms a release is published in are read as such (tests/test_forms*.py)
     "pdf": (lambda: b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<< >>\nstream\n\x00\x01",
-            "byte 0: a PDF document, not a text file (the .txt file of a release is needed)"),
+            "a damaged PDF document: it cannot be opened (PDFium: Data format error)"),
     "docx": (lambda: b"PK\x03\x04\x14\x00\x06\x00\x08\x00\x00\x00!\x00",
-             "byte 0: a ZIP archive (a .docx document?), not a text file"),
+             "a damaged ZIP archive (File is not a zip file), not a readable Word document"),
     "doc": (lambda: b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\x00" * 40,
-            "byte 0: a Word 97-2003 document, not a text file"),
+            "a damaged Word document: its container cannot be read (not an OLE2 structured "
+            "storage file)"),
     "rtf": (lambda: b"{\\rtf1\\ansi\\deff0 {\\fonttbl}100.1. Rules.}",
-            "byte 0: an RTF document, not a text file"),
+            "no effective date printed in the file nor in its name"),
     "truncated": (lambda: release().split("\nGlossary\n\nActive")[0].encode("utf-8"),
                   "line 40, column 1: the Glossary listed in the contents is missing"),
 }

@@ -27,12 +27,14 @@ def test_a_folder_stands_for_its_txt_files(tmp_path):
         ("a.txt", "cr-2025-06-06"), ("b.TXT", "cr-2024-10-01")]
 
 
-def test_a_folder_without_txt_files_is_refused(tmp_path):
+def test_a_folder_without_release_files_is_refused(tmp_path):
     (tmp_path / "empty").mkdir()
+    (tmp_path / "empty" / "notes.md").write_text("not a release")
     result = CliRunner().invoke(cli, ["add", str(tmp_path / "empty"), "--db",
                                       str(tmp_path / "rules.db")])
     assert result.exit_code == 2
-    assert result.output.strip() == f"Error: {tmp_path / 'empty'}: no .txt file in this folder"
+    assert result.output.strip() == (f"Error: {tmp_path / 'empty'}: no release file (.txt, "
+                                     ".docx, .doc, .rtf, .pdf) in this folder")
     assert not (tmp_path / "rules.db").exists()
 
 

@@ -1,6 +1,7 @@
 """Real releases damaged at random as copies of the rules get damaged (lines joined, line
 breaks lost, lines doubled, the copy cut off), in both forms: each gives a clean error or
-a parse whose fields and residue rebuild it exactly; never another exception, nor a hang."""
+a parse whose fields and residue rebuild it exactly; never another exception, nor a hang.
+(The same of the files of every other form a release is published in: test_forms_hostile.py.)"""
 
 from __future__ import annotations
 

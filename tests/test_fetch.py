@@ -17,6 +17,7 @@ from click.testing import CliRunner
 from rulesdb.cli import cli
 from rulesdb.sources.fetch import release_url, web_address
 
+from forms_helpers import docx, pdf
 from test_add import release
 
 RELEASE = release().replace("\n", "\r\n").encode("utf-8-sig")
@@ -46,6 +47,22 @@ ROUTES: dict[str, tuple[int, str, bytes, float, bool]] = {
                                                       b"Just some text.\r\n", 0, True),
     "/2025/downloads/MagicCompRules%2020250107.txt": (500, "text/plain", b"oops", 0, True),
 }
+# releases published in other forms only, and one in every form (the text is taken)
+ROUTES["/2023/downloads/MagicCompRules%2020230203.docx"] = (
+    200, "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+    docx(release("February 3, 2023").split("\n")), 0, True)
+ROUTES["/2023/downloads/MagicCompRules%2020230203.pdf"] = (
+    200, "application/pdf", b"%PDF-1.7 never asked for: the .docx comes first", 0, True)
+ROUTES["/images/magic/tcg/resources/rules/MagicCompRules_20140501.pdf"] = (
+    200, "application/pdf", pdf(release("May 1, 2014"), width=300, lines_per_page=14), 0, True)
+for _form in ("docx", "pdf"):
+    ROUTES[f"/2025/downloads/MagicCompRules%2020250606.{_form}"] = (
+        200, "application/octet-stream", b"not asked for: the text comes first", 0, True)
+PAGE_OF_FORMS = b"""<!DOCTYPE html><html><body>
+<a href="/2022/downloads/MagicCompRules 20221118.txt">older TXT</a>
+<a href="/2023/downloads/MagicCompRules 20230203.pdf">PDF</a>
+<a href="/2023/downloads/MagicCompRules 20230203.docx">DOCX</a></body></html>"""
+ROUTES["/en/rules-without-text"] = (200, "text/html", PAGE_OF_FORMS, 0, True)
 # older releases where Wizards put them (and one not where its date says)
 OLD_RELEASES = {
     "2017-07-07": "/2017/downloads/MagicCompRules_20170707.txt",
@@ -129,12 +146,37 @@ def test_a_missing_release_names_every_address_tried(server, tmp_path):
     result = fetch(server, tmp_path / "rules.db", "--date", "2016-02-03")
     assert result.exit_code == 1
     assert result.output == (
-        "Error: no release file dated 2016-02-03 at any address Wizards has used: "
-        f"{server}/2016/docs/MagicCompRules_20160203.txt: HTTP 404 Not Found; "
-        f"{server}/2016/downloads/MagicCompRules%2020160203.txt: HTTP 404 Not Found; "
-        f"{server}/2016/downloads/MagicCompRules_20160203.txt: HTTP 404 Not Found; "
-        f"{server}/images/magic/tcg/resources/rules/MagicCompRules_20160203.txt: HTTP 404 "
-        "Not Found\n")
+        "Error: no release file dated 2016-02-03 at any address Wizards has used, in any form: "
+        f"{server}/2016/docs/MagicCompRules_20160203.txt|docx|doc|rtf|pdf: HTTP 404 Not Found; "
+        f"{server}/2016/downloads/MagicCompRules%2020160203.txt|docx|doc|rtf|pdf: HTTP 404 "
+        "Not Found; "
+        f"{server}/2016/downloads/MagicCompRules_20160203.txt|docx|doc|rtf|pdf: HTTP 404 Not "
+        "Found; "
+        f"{server}/images/magic/tcg/resources/rules/MagicCompRules_20160203.txt|docx|doc|rtf|"
+        "pdf: HTTP 404 Not Found\n")
+
+
+@pytest.mark.parametrize(("day", "path"), [
+    ("2023-02-03", "/2023/downloads/MagicCompRules%2020230203.docx"),
+    ("2014-05-01", "/images/magic/tcg/resources/rules/MagicCompRules_20140501.pdf"),
+    ("2025-06-06", "/2025/downloads/MagicCompRules%2020250606.txt"),
+])
+def test_fetch_takes_a_release_in_another_form_when_there_is_no_text(server, tmp_path, day,
+                                                                      path):
+    db = tmp_path / "rules.db"
+    result = fetch(server, db, "--date", day, "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert (data["url"], [(d["id"], d["rules"]) for d in data["documents"]]) == (
+        f"{server}{path}", [(f"cr-{day}", 12)])
+
+
+def test_fetch_latest_takes_the_newest_release_in_its_first_form(server, tmp_path):
+    result = CliRunner().invoke(cli, ["fetch", "--db", str(tmp_path / "rules.db"),
+                                      "--rules-page", f"{server}/en/rules-without-text", "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["url"] == \
+        f"{server}/2023/downloads/MagicCompRules%2020230203.docx"
 
 
 def test_fetch_latest_follows_the_newest_link_of_the_rules_page(server, tmp_path):
@@ -179,7 +221,8 @@ def test_web_address(written, requested):
 
 
 FAILURES = {
-    "404": ("2025-06-07", [], 1, "MagicCompRules%2020250607.txt: HTTP 404 Not Found"),
+    "404": ("2025-06-07", [], 1,
+            "MagicCompRules%2020250607.txt|docx|doc|rtf|pdf: HTTP 404 Not Found"),
     "server error": ("2025-01-07", [], 2, "HTTP 500 Internal Server Error"),
     "timeout": ("2025-01-03", ["--timeout", "0.5"], 2, "no answer within 0.5 s"),
     "too large (Content-Length)": ("2025-01-04", ["--max-mb", "0.1"], 2,

@@ -1,5 +1,6 @@
-"""The shipped history archive: checksums verified member by member, every release in the
-default database, the cut-off release kept as a partial edition, seeds of the same date
+"""The shipped history: the archive's checksums verified member by member, the releases
+shipped in their other forms (.docx, .doc) verified against the catalogue, every release in
+the default database, the cut-off release kept as a partial edition, seeds of the same date
 kept beside their whole release."""
 
 from __future__ import annotations
@@ -19,7 +20,16 @@ from rulesdb.cli import cli
 from rulesdb.errors import InputError
 from rulesdb.lookup import query
 from rulesdb.sources.add import add_sources
-from rulesdb.sources.history import Archive, load_archives, parse_sums, read_archive
+from rulesdb.sources.history import (
+    Archive,
+    Release,
+    load_archives,
+    load_releases,
+    parse_sums,
+    read_archive,
+    read_release,
+)
+from rulesdb.sources.release import edition_id, parse_release
 
 from conftest import SOURCES
 
@@ -37,6 +47,30 @@ def test_the_shipped_archive_holds_110_verified_releases():
     assert sources[0].name == "MagicCompRules-2003-03-15.txt"
     assert sources[-1].name == "MagicCompRules-2026-01-16.txt"
     assert all(source.origin.startswith("cr-history-2003-2026.tar.xz:") for source in sources)
+
+
+# the releases that survive only in another form, by the id their printed date gives
+OTHER_FORMS = {"cr-2003-06-01": "MagicCompRules-2003-06-01.doc",
+               "cr-2014-05-01": "MagicCompRules-2014-05-01.docx",
+               "cr-2014-06-01": "MagicCompRules-2014-06-01.docx",
+               "cr-2014-07-18": "MagicCompRules-2014-07-18.docx",
+               "cr-2023-02-03": "MagicCompRules-2023-02-03.docx"}
+
+
+def test_the_catalogue_ships_five_releases_in_their_other_forms():
+    sources = [read_release(release, SOURCES) for release in load_releases(CATALOG)]
+    ids = {edition_id(parse_release(source), source): source.name for source in sources}
+    assert ids == OTHER_FORMS
+    archived = {source.name for source in read_archive(shipped(), SOURCES)}
+    assert len(archived | set(ids.values())) == 115
+
+
+def test_a_release_file_not_as_catalogued_is_refused(tmp_path):
+    (tmp_path / "r.docx").write_bytes(b"PK\x05\x06" + bytes(18))
+    with pytest.raises(InputError, match=r"r\.docx: release: sha256 mismatch"):
+        read_release(Release("r.docx", "0" * 64), tmp_path)
+    with pytest.raises(InputError, match=r"missing\.doc: release: cannot read"):
+        read_release(Release("missing.doc", "0" * 64), tmp_path)
 
 
 def make_archive(folder: Path, members: dict[str, bytes], sums: dict[str, bytes]) -> Archive:
@@ -88,20 +122,25 @@ def test_a_malformed_checksum_line_is_named():
         parse_sums(f"{'0' * 64}  a.txt\nnonsense\n", Path("S"))
 
 
-def test_the_build_refuses_a_tampered_archive_and_keeps_the_old_database(tmp_path):
+@pytest.mark.parametrize(("file", "error"), [
+    ("cr-history-2003-2026.tar.xz", "cr-history-2003-2026.tar.xz: archive: sha256 mismatch"),
+    (OTHER_FORMS["cr-2014-05-01"], "MagicCompRules-2014-05-01.docx: release: sha256 mismatch"),
+])
+def test_the_build_refuses_a_tampered_history_file_and_keeps_the_old_database(tmp_path, file,
+                                                                              error):
     sources = tmp_path / "sources"
     shutil.copytree(SOURCES, sources)
     history = tmp_path / "history"
-    history.mkdir()
-    data = (SOURCES.parent / "history" / "cr-history-2003-2026.tar.xz").read_bytes()
-    (history / "cr-history-2003-2026.tar.xz").write_bytes(data[:-1] + b"\0")
-    shutil.copy(SOURCES.parent / "history" / "SHA256SUMS", history)
+    shutil.copytree(SOURCES.parent / "history", history)
+    tampered = history / file
+    data = tampered.read_bytes()
+    tampered.write_bytes(data[:-1] + bytes([data[-1] ^ 1]))
     db_path = tmp_path / "rules.db"
     db_path.write_bytes(b"previous database")
     result = CliRunner().invoke(cli, ["build", "--db", str(db_path), "--sources", str(sources)])
     assert result.exit_code == 2
     assert result.output.count("\n") == 1
-    assert "cr-history-2003-2026.tar.xz: archive: sha256 mismatch" in result.output
+    assert error in result.output
     assert db_path.read_bytes() == b"previous database"
 
 
@@ -132,7 +171,9 @@ def test_every_release_of_the_archive_is_in_the_default_database(history_db):
     names = {source.name for source in read_archive(shipped(), SOURCES)}
     assert names <= files
     counts = dict(conn.execute("SELECT kind, count(*) FROM documents GROUP BY kind"))
-    assert counts["comprehensive_rules"] == 112  # 110 releases and the two seed fragments
+    assert counts["comprehensive_rules"] == 117  # 115 releases and the two seed fragments
+    files = dict(conn.execute("SELECT id, file FROM documents"))
+    assert {doc_id: files.get(doc_id) for doc_id in OTHER_FORMS} == OTHER_FORMS
     superseded = dict(conn.execute(
         "SELECT id, superseded_by FROM documents WHERE superseded_by IS NOT NULL"))
     assert superseded == {"cr-2009-02-01-flattened": "cr-2009-02-01",

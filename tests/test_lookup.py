@@ -1,5 +1,5 @@
-"""Lookup commands a judge runs: rule (terms, references, tree), search, glossary, keywords,
-refs — JSON shapes, text and Markdown output, exit codes."""
+"""Lookup commands a judge runs: rule (terms, references, tree), glossary, keywords, refs —
+JSON shapes, text and Markdown output, exit codes (search: test_search.py)."""
 
 from __future__ import annotations
 
@@ -9,12 +9,9 @@ import sys
 
 import pytest
 from click.testing import CliRunner
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from rulesdb.cli import cli
-from rulesdb.lookup.query import connect
-from rulesdb.lookup.search import HIT_START, fts_query, looks_like_rule_number, search
+from rulesdb.lookup.search import looks_like_rule_number
 
 
 @pytest.fixture(scope="module")
@@ -76,47 +73,6 @@ def test_rule_text_and_markdown(run):
     assert "> _Example:_ A 2/2 creature" in md.output
 
 
-@pytest.mark.parametrize(("query", "first"), [
-    ("trample", ("glossary", "cr-2009-02-01-flattened", "Trample")),
-    ("combat damage step", ("rule", "cr-2009-02-01-flattened", "310")),
-    ('"first strike" double', None),
-])
-def test_search_ranks_and_highlights(run, query, first):
-    result = data(run("search", query, "--json", "--limit", "5"))
-    assert result["rule"] is None and 0 < len(result["hits"]) <= 5
-    top = result["hits"][0]
-    if first:
-        assert (top["kind"], top["document"], top.get("number") or top.get("term")) == first
-    assert all("**" in hit["snippet"] for hit in result["hits"])
-    scores = [hit["score"] for hit in result["hits"]
-              if hit["kind"] != "glossary" or hit["term"].lower() != query]
-    assert scores == sorted(scores)
-
-
-def test_search_doc_filter_and_rulings(run):
-    result = data(run("search", "banding", "--doc", "rulings-1999-04", "--json"))
-    assert {h["document"] for h in result["hits"]} == {"rulings-1999-04"}
-    assert {h["kind"] for h in result["hits"]} == {"ruling"}
-
-
-def test_search_rule_number_goes_to_the_rule(run):
-    result = data(run("search", "702.19c", "--json"))
-    assert result["rule"]["number"] == "702.19c" and result["hits"] == []
-    assert run("search", "702.19c").output.startswith("702.19c (cr-2025-06-06-chapter7)\n")
-
-
-def test_search_without_words_is_an_input_error(run):
-    result = run("search", "?!")
-    assert result.exit_code == 2
-    assert "nothing to search for in '?!'" in result.output
-
-
-def test_search_nothing_found_exits_1(run):
-    result = run("search", "xyzzyplugh")
-    assert result.exit_code == 1
-    assert "nothing matches 'xyzzyplugh'" in result.output
-
-
 @pytest.mark.parametrize(("term", "doc", "expected"), [
     ("Trample", None, [("cr-2009-02-01-flattened", "Trample", "exact"),
                        ("rulebook-2005", "Trample", "exact")]),
@@ -172,16 +128,6 @@ def test_unknown_document_is_a_usage_error(run, command):
     assert "no document cr-1900-01-01" in result.output
 
 
-@pytest.mark.parametrize(("query", "expected"), [
-    ("combat damage", '"combat" "damage"'),
-    ('"first strike" OR', '"first strike" "OR"'),
-    ("can’t block*", '"can\'t" "block"'),
-    ('"', ""),
-])
-def test_fts_query_is_always_safe(query, expected):
-    assert fts_query(query) == expected
-
-
 @pytest.mark.parametrize(("text", "expected"), [
     ("702.19", True), ("702.19b.", True), ("702", True), ("A.1.Ruling.3", True),
     ("trample", False), ("702 19", False), ("A", False),
@@ -196,16 +142,3 @@ def test_lookup_paths_import_no_heavy_modules():
             "{'spacy', 'datasette', 'sqlite_utils', 'thinc', 'numpy'}))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
-
-
-@settings(max_examples=200, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(st.text(max_size=40))
-def test_search_never_fails_on_any_query(db_path, text):
-    conn = connect(db_path)
-    try:
-        hits = search(conn, text, None, 5)
-    finally:
-        conn.close()
-    assert len(hits) <= 5
-    assert all(HIT_START in hit["snippet"] for hit in hits)

@@ -55,7 +55,7 @@ def doctored(db_path, tmp_path_factory):
                  "'assign_trample_damage', '702.19d', '702.19d', 'cr-2025-06-06-chapter7', ?, "
                  "'ok')",
                  [rule_id])
-    for table in ("rules", "glossary"):
+    for table in ("rules", "glossary", "texts"):
         conn.execute(f"INSERT INTO {table}_fts({table}_fts) VALUES ('rebuild')")
     conn.commit()
     conn.close()

@@ -96,6 +96,19 @@ def test_rule_page_cross_reference_click_lands_on_its_target(server, page):
     assert "assigns damage to the creature(s) blocking it" in text
 
 
+def test_a_rule_page_as_the_readme_shows_it(server, page):
+    """The README's picture of the site, made here: docs/images/rule-page.png is a copy."""
+    page.set_viewport_size({"width": 1200, "height": 760})
+    page.goto(server + "/cr-2026-01-16/702.19b")
+    assert page.locator("h1").inner_text() == "702.19b"
+    page.screenshot(path=str(ARTIFACTS / "readme-rule-page.png"))
+    page.set_viewport_size({"width": 1280, "height": 900})
+    made = (ARTIFACTS / "readme-rule-page.png").read_bytes()
+    shown = (ROOT / "docs" / "images" / "rule-page.png").read_bytes()
+    assert made[:8] == shown[:8] == b"\x89PNG\r\n\x1a\n"
+    assert made[16:24] == shown[16:24]  # the same width and height
+
+
 def test_outside_coverage_reference_is_text_with_its_reason(server, page):
     page.goto(server + "/cr-2025-06-06-chapter7/702.19a")
     span = page.locator("span.ref-outside_coverage").first

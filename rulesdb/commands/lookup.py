@@ -34,23 +34,31 @@ KINDS = {"ability": "ability", "action": "action", "ability-word": "ability_word
 
 @click.command()
 @click.argument("text", metavar="QUERY")
-@click.option("--doc", "doc_id", help="Only this document.")
+@click.option("--doc", "doc_id", help="Search this document [default: the current rules, "
+                                      "the newest whole Comprehensive Rules].")
+@click.option("--all-editions", is_flag=True,
+              help="After the current rules, every other edition and document.")
 @click.option("--limit", type=click.IntRange(1, 500), default=10, show_default=True,
               help="At most this many hits.")
 @db_option
 @format_option
 @json_option
-def search(text: str, doc_id: str | None, limit: int, db_path: Path, fmt: str,
-           as_json: bool) -> None:
-    """Search rules, rulings, examples and the glossary; best hits first.
+def search(text: str, doc_id: str | None, all_editions: bool, limit: int, db_path: Path,
+           fmt: str, as_json: bool) -> None:
+    """Find the rules a question is about, the current rules first.
 
-    Every word must match (porter stemming: "blocks" finds "blocking"), or, when no text
-    has them all, any of them; "quoted words" match as a phrase. A query that is a rule
-    number shows that rule.
+    QUERY is a question in plain words, players' words or the rules' own: "can a tapped
+    creature block", "etb trigger", "deathtouch trample". Filler words are left out, every
+    other word counts (blocks, blocked and blocking are one word), and the rules that
+    cover more of the question come first; players' words (etb, cmc, fizzle, pro red) and
+    obsolete terms (mana burn, in play) are read as the rules' words, and the output says
+    how. "Quoted words" match as a phrase. A query that is a rule number shows that rule.
+    Without --doc the newest whole edition is searched; a concept only older editions have
+    is answered from the last edition that had it.
 
     Example:
 
-        rulesdb search "combat damage" --doc cr-2025-06-06 --limit 5
+        rulesdb search "what happens if both players lose at the same time"
     """
     fmt = output_format(fmt, as_json)
     conn = open_db(db_path)
@@ -64,17 +72,28 @@ def search(text: str, doc_id: str | None, limit: int, db_path: Path, fmt: str,
             else:
                 click.echo("\n".join(rule_lines(view, fmt)))
             return
-    if not full_text.fts_query(text):
-        raise InputError(f"nothing to search for in {text!r}: give a word or a rule number")
-    hits = full_text.search(conn, text, doc_id, limit)
+    result = full_text.search(conn, text, doc_id, limit, all_editions)
+    if not result["hits"] and not full_text.read_query(conn, text, doc_id).concepts:
+        left = ", ".join(dict.fromkeys(result["ignored"]))
+        raise InputError(f"nothing to search for in {_shown(text)!r}"
+                         + (f" ({left}: words that do not decide a search)" if left else "")
+                         + ": give a word of the rules or a rule number")
+    for hit in result["hits"]:
+        del hit["id"]
     if fmt == "json":
-        for hit in hits:
+        for hit in result["hits"]:
             hit["snippet"] = highlight(hit["snippet"], "json")
-        echo_json({"query": text, "rule": None, "hits": hits})
-    if not hits:
-        raise NotFound(f"nothing matches {text!r}{' in ' + doc_id if doc_id else ''}")
+        echo_json({**result, "rule": None})
+    if not result["hits"]:
+        where = f" in {result['scope']}" if result["scope"] else ""
+        raise NotFound(f"nothing matches {_shown(text)!r}{where}")
     if fmt != "json":
-        click.echo("\n".join(search_lines(text, hits, fmt)))
+        click.echo("\n".join(search_lines(result, fmt, all_editions or bool(doc_id))))
+
+
+def _shown(text: str, most: int = 80) -> str:
+    """A query as an error quotes it: its first characters."""
+    return text if len(text) <= most else text[:most] + "…"
 
 
 @click.command()

@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from ..lookup.search import HIT_END, HIT_START, also_in, oldest
+from ..lookup.search import HIT_END, HIT_START, also_in, describe, oldest
 from .common import wrap
 
 Row = dict[str, Any]
@@ -123,18 +123,28 @@ def _distinct_terms(view: Row) -> list[Row]:
     return sorted(seen.values(), key=lambda m: m["term"].lower())
 
 
-def search_lines(query: str, hits: list[Row], fmt: str) -> list[str]:
-    """Search hits, best first: what matched, where, and the snippet."""
+def search_lines(result: Row, fmt: str, chosen: bool = False) -> list[str]:
+    """Search hits, best first, after how the query was read: each hit's kind, label and
+    edition, and its snippet. `chosen`: the document searched was asked for."""
     md = fmt == "markdown"
-    lines = [f"**Search:** {query}" if md else f"{len(hits)} hits for {query!r}"]
+    hits = result["hits"]
+    scope = result["scope"]
+    where = (f" in {scope}" + ("" if chosen else
+                               ", the current rules (--all-editions: every edition)")
+             if scope else "")
+    count = f"{len(hits)} hit{'s' if len(hits) != 1 else ''}"
+    lines = [f"**Search:** {result['query']} ({count}{where})" if md
+             else f"{count} for {result['query']!r}{where}"]
+    lines += [f"_{line}_" if md else click.style(line, dim=True)
+              for line in describe(result)]
     for hit in hits:
         label = hit.get("number") or hit.get("term")
-        where = f"{hit['kind']} {label} ({hit['document']}{also_in(hit)})"
+        head = f"{hit['kind']} {label} ({hit['document']}{also_in(hit)})"
         snippet = highlight(hit["snippet"].replace("\n", " "), fmt)
         if md:
-            lines.append(f"- {where}: {snippet}")
+            lines.append(f"- {head}: {snippet}")
         else:
-            lines.append(click.style(where, bold=True))
+            lines.append(click.style(head, bold=True))
             lines.append(snippet)
     return lines
 

@@ -1,4 +1,4 @@
-"""Commands that bring in new sources: add (CR text files), fetch (download a CR release),
+"""Commands that bring in new sources: add (CR releases in any form), fetch (download one),
 and take them out again: remove."""
 
 from __future__ import annotations
@@ -46,7 +46,8 @@ id_option = click.option(
 @click.option("--keep-going", is_flag=True,
               help="Add the files that can be added, and list the others (exit code 2).")
 @click.option("--max-mb", type=click.FloatRange(min=0.001), default=MAX_MB, show_default=True,
-              help="Largest file read, in MB (a longer one is refused unread).")
+              help="Largest file read, in MB (a longer one is refused unread); also the most "
+                   "read from inside a .docx or a PDF.")
 @click.option("--keep-path", is_flag=True,
               help="Record each file's absolute path as where it came from (shown by the "
                    "site), not only its name.")
@@ -56,25 +57,30 @@ id_option = click.option(
 def add(files: tuple[Path, ...], db_path: Path, replace: bool, doc_id: str | None,
         keep_going: bool, max_mb: float, keep_path: bool, dry_run: bool,
         overrides_path: Path | None, as_json: bool) -> None:
-    """Add official Comprehensive Rules text files to the database.
+    """Add official Comprehensive Rules releases to the database: text files, or the Word
+    (.docx, .doc), RTF and PDF documents Wizards also publishes them as.
 
-    Each file becomes the edition cr-YYYY-MM-DD of the effective date printed in it. The
-    same text again does nothing; a more complete source of an edition replaces a partial
-    one; other differences need --replace. All files are added in one transaction: any
-    error leaves the database as it was, unless --keep-going: then the files that do not
-    parse or are refused are listed and left out, and the others are added. The database
-    is created when missing. A folder stands for the .txt files directly in it, "-" for
+    A file's form is told by its content, not its name. Each file becomes the edition
+    cr-YYYY-MM-DD of the effective date printed in it. The same text again does nothing; a
+    more complete source of an edition replaces a partial one; other differences need
+    --replace. All files are added in one transaction: any error leaves the database as it
+    was, unless --keep-going: then the files that do not parse or are refused are listed
+    and left out, and the others are added. The database is created when missing. A folder
+    stands for the release files directly in it (.txt, .docx, .doc, .rtf, .pdf), "-" for
     standard input. A copy with its line breaks lost (pasted from a web page, whitespace
     collapsed) is recognized and read as the release. The alignments set by hand in the
     overrides file (`rulesdb align`) are applied, as `build` applies them. A file longer
-    than --max-mb, or with one rule, example or glossary entry longer than 64 KB, is
-    refused.
+    than --max-mb (or holding more once read: a .docx, a PDF), a PDF without a text layer
+    (a scan), an encrypted or damaged document, or one rule, example or glossary entry
+    longer than 64 KB, is refused.
 
     Example:
 
         rulesdb add MagicCompRules-2023-10-13.txt "MagicCompRules 20250606.txt"
 
         rulesdb add ../shared/corpus/cr/
+
+        rulesdb add MagicCompRules-2014-05-01.docx MagicCompRules-2023-02-03.pdf
 
         curl -s "$RELEASE_URL" | rulesdb add -
     """
@@ -99,7 +105,8 @@ def add(files: tuple[Path, ...], db_path: Path, replace: bool, doc_id: str | Non
 @click.option("--latest", is_flag=True,
               help="The release linked from the rules page (the default).")
 @click.option("--url", metavar="URL",
-              help="The release at this address (a file named otherwise, or a mirror).")
+              help="The release at this address, in any form (a file named otherwise, or a "
+                   "mirror).")
 @db_option
 @replace_option
 @id_option
@@ -121,7 +128,9 @@ def fetch(day: Any, latest: bool, url: str | None, db_path: Path, replace: bool,
           dry_run: bool, overrides_path: Path | None, as_json: bool) -> None:
     """Download a Comprehensive Rules release from Wizards of the Coast and add it.
 
-    Nothing is written unless the download is a rules text file that parses as a CR.
+    The text file is taken first; where a release has none, the form Wizards published it
+    in (.docx, .doc, .rtf, .pdf, in that order). Nothing is written unless the download
+    reads as a CR.
 
     Example:
 
@@ -178,17 +187,24 @@ def remove(doc_ids: tuple[str, ...], db_path: Path, as_json: bool) -> None:
     click.echo(f"updated {db_path} in {report.seconds:.2f} s")
 
 
+# the names of the files a folder given to `add` stands for (each file's form is then told
+# by its content)
+RELEASE_SUFFIXES = (".txt", ".docx", ".doc", ".rtf", ".pdf")
+
+
 def release_files(paths: tuple[Path, ...]) -> list[Path]:
-    """The files named, a folder standing for the .txt files directly in it (by name);
+    """The files named, a folder standing for the release files directly in it (by name);
     InputError for a folder with none."""
     files = []
     for path in paths:
         if not path.is_dir():
             files.append(path)
             continue
-        found = sorted(p for p in path.iterdir() if p.suffix.lower() == ".txt" and p.is_file())
+        found = sorted(p for p in path.iterdir()
+                       if p.suffix.lower() in RELEASE_SUFFIXES and p.is_file())
         if not found:
-            raise InputError(f"{path}: no .txt file in this folder")
+            raise InputError(f"{path}: no release file ({', '.join(RELEASE_SUFFIXES)}) in "
+                             "this folder")
         files.extend(found)
     return files
 

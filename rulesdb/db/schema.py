@@ -153,6 +153,15 @@ TABLES: dict[str, dict[str, Any]] = {
         "pk": "id",
         "foreign_keys": [("document", "documents", "id")],
     },
+    # search: the words players use read as the rules' words, and the filler words a query
+    # leaves out (data/search-vocabulary.txt, data/search-stopwords.txt; rulesdb.lookup.reading)
+    "search_vocabulary": {
+        "columns": {"line": int, "words": str, "reading": str, "note": str},
+        "pk": "line",
+    },
+    "search_stopwords": {"columns": {"word": str}, "pk": "word"},
+    # how many distinct rule texts say each stem (rulesdb.db.fts.count_stems)
+    "search_stems": {"columns": {"stem": str, "texts": int}, "pk": "stem"},
     # `rulesdb add` / `fetch`: the source bytes of added documents (zlib), so that
     # `rulesdb build` can add them again without the original files
     "document_sources": {
@@ -167,7 +176,9 @@ TABLES: dict[str, dict[str, Any]] = {
 INDEXES: dict[str, list[tuple[list[str], bool]]] = {
     "texts": [(["digest"], True)],
     "rule_rows": [(["document", "number"], True), (["document", "position"], False),
-              (["parent_id"], False), (["number"], False)],
+              (["parent_id"], False), (["number"], False),
+              # the rules that print a text (search: where a text found in every edition is)
+              (["text_id"], False)],
     "examples": [(["rule_id"], False)],
     "glossary": [(["document", "term"], False)],
     "citations": [(["rule_id"], False), (["source"], False)],

@@ -10,7 +10,7 @@ import sqlite_utils
 
 from ..ingest.model import Document, Rule
 from .bulk import insert_rows, insert_tuples
-from .fts import unindex_fts
+from .fts import index_texts, unindex_fts, unindex_texts
 
 DOCUMENT_TABLES = ["rule_rows", "examples", "glossary", "citations", "glyphs", "parts", "residue",
                    "build_warnings"]
@@ -80,8 +80,9 @@ def delete_document(db: sqlite_utils.Database, doc_id: str) -> None:
         if db[table].exists():
             db.execute(f"DELETE FROM [{table}] WHERE document = ?", [doc_id])
     if db["texts"].exists():  # the texts no other document shares
-        db.execute("DELETE FROM texts WHERE id NOT IN "
-                   "(SELECT text_id FROM rule_rows WHERE text_id IS NOT NULL)")
+        unused = "id NOT IN (SELECT text_id FROM rule_rows WHERE text_id IS NOT NULL)"
+        unindex_texts(db, unused)
+        db.execute(f"DELETE FROM texts WHERE {unused}")
     db.execute("DELETE FROM documents WHERE id = ?", [doc_id])
 
 
@@ -190,6 +191,7 @@ def _save_texts(db: sqlite_utils.Database, texts: list[str]) -> dict[str, int]:
     first = _next_id(db, "texts")
     rows = [(first + n, key, text) for n, (key, text) in enumerate(wanted.items())]
     insert_tuples(db, "texts", ("id", "digest", "text"), rows)
+    index_texts(db, [(row_id, text) for row_id, _, text in rows])
     ids.update((text, row_id) for row_id, _, text in rows)
     return ids
 

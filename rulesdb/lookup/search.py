@@ -1,30 +1,36 @@
-"""Full-text search across rules, rulings, examples and glossary entries, every edition that
-says the same folded into one hit (shown by its newest), and what a query that is a rule
-number looks like.
+"""Search: the rules a question is about, the current rules first.
+
+A query is read into concepts (`reading`), and the items of one document — by default the
+newest whole edition of the Comprehensive Rules, its rules and its glossary — are ranked by
+how much of the query they cover (`ranking`). A concept the current rules no longer have
+(mana burn, "in play") is answered from the newest edition that had it, marked so, with what
+replaced it when the glossary says (`hits`). `all_editions` adds, after the current rules,
+the rules and glossary entries of every other document, each shown by its newest edition. A
+query that is a rule number is the caller's to look up (`looks_like_rule_number`).
 
 Plain sqlite3 over a built database, cheap to import (no spaCy, no sqlite-utils).
 """
 
 from __future__ import annotations
 
+import os
 import re
 import sqlite3
-from typing import Any
 
+from . import hits as shown
+from . import ranking, reading
+from .hits import HIT_END, HIT_START
 from .query import Row, in_editions
+from .scope import Scope, load_scope
 
-HIT_START, HIT_END = "\x02", "\x03"  # snippet highlight markers, rendered per output format
 RULE_NUMBER = re.compile(
     r"^\s*(?:\d{1,3}(?:\.\d+[a-z]?)?|[A-Z](?:\.(?:\d+|Ruling\.\d+|Note\.\d+))+)\.?\s*$")
-WORD = re.compile(r"[\w’'-]+")
-SEARCH_TABLES = {
-    # table: (bm25 column weights: a hit in a title or term counts more, label column, the
-    # table read and what says the same: a rule's text id, since each text is stored once
-    # (reading the texts of 6,000 hits was half a search at full history))
-    "rules": ("10.0, 1.0", "t.number", "rule_rows", "t.text_id"),
-    "examples": ("1.0", "t.number", "examples", "t.text"),
-    "glossary": ("10.0, 1.0", "t.term", "glossary", "t.definition"),
-}
+MAX_QUERY_CHARS = 1000  # a longer query is read up to here (and says so)
+STILL_USED = 10  # an obsolete term said by more rules than this is read as plain words
+OLD_HITS = 3  # rules shown from the last edition that had a concept the current rules lack
+
+__all__ = ["HIT_END", "HIT_START", "also_in", "current_edition", "describe",
+           "looks_like_rule_number", "oldest", "read_query", "search"]
 
 
 def looks_like_rule_number(query: str) -> bool:
@@ -32,102 +38,171 @@ def looks_like_rule_number(query: str) -> bool:
     return bool(RULE_NUMBER.match(query))
 
 
-def fts_query(query: str, any_word: bool = False) -> str:
-    """A safe FTS5 query: quoted phrases kept, other words quoted; AND unless `any_word`."""
-    phrases = re.findall(r'"([^"]+)"', query)
-    rest = re.sub(r'"[^"]*"?', " ", query)
-    terms = [" ".join(WORD.findall(p)) for p in phrases] + WORD.findall(rest)
-    terms = [t.replace("’", "'") for t in terms if t.strip("-'’")]
-    return (" OR " if any_word else " ").join(f'"{t}"' for t in terms)
+def current_edition(conn: sqlite3.Connection) -> str | None:
+    """The newest whole Comprehensive Rules edition: what search ranks first."""
+    row = conn.execute(
+        "SELECT id FROM documents WHERE kind = 'comprehensive_rules' AND NOT partial "
+        "ORDER BY effective_date DESC, id DESC LIMIT 1").fetchone()
+    return row[0] if row else None
 
 
-def search(conn: sqlite3.Connection, query: str, doc_id: str | None = None,
-           limit: int = 10) -> list[Row]:
-    """Ranked full-text hits across rules, rulings, examples and glossary entries; every word
-    must match, or, when nothing does, any word."""
-    strict = fts_query(query)
-    if not strict:
-        return []
-    hits = _search(conn, strict, doc_id, limit)
-    if not hits and " " in strict:
-        hits = _search(conn, fts_query(query, any_word=True), doc_id, limit)
-    return hits
+def read_query(conn: sqlite3.Connection, query: str, doc_id: str | None = None
+               ) -> reading.Reading:
+    """How `query` is read against the searched document's glossary and the vocabulary."""
+    scope_id = doc_id or current_edition(conn)
+    read = reading.read(query[:MAX_QUERY_CHARS], _lexicon(conn, scope_id))
+    if len(query) > MAX_QUERY_CHARS or read.cut:
+        read = reading.Reading(read.query, read.concepts, read.ignored, read.cut, (
+            f"only the first {reading.MAX_QUERY_WORDS} words of a long query are read",))
+    if scope_id is not None and read.concepts:
+        read = _settle_obsolete(conn, _scope(conn, scope_id), read)
+    return read
 
 
-FOLD_ROWS = 20_000  # at most this many matching rows are read to fold editions together
-
-
-def _search(conn: sqlite3.Connection, match: str, doc_id: str | None, limit: int) -> list[Row]:
-    found: list[tuple[str, list[sqlite3.Row], list[list[sqlite3.Row]], float]] = []
-    for table, (weights, label, source, body) in SEARCH_TABLES.items():
-        where = f"{table}_fts MATCH ?" + (" AND t.document = ?" if doc_id else "")
-        sql = (
-            f"SELECT t.id, t.document, {label} AS label, d.kind AS doc_kind, "
-            f"d.effective_date AS date, d.partial, bm25({table}_fts, {weights}) AS score, "
-            f"{body} AS body FROM {table}_fts JOIN {source} t ON t.id = {table}_fts.rowid "
-            f"JOIN documents d ON d.id = t.document WHERE {where} ORDER BY score LIMIT ?"
-        )
-        params: list[Any] = [match, *([doc_id] if doc_id else []), FOLD_ROWS]
-        try:
-            rows = conn.execute(sql, params).fetchall()
-        except sqlite3.OperationalError:
-            continue  # a table without full-text index (an old database) has no hits
-        found += [(table, *hit) for hit in _by_label(_fold(rows))[:limit]]
-    # the glossary entry named exactly by the query first: what a judge asking "trample" wants
-    exact = match.strip('"').lower()
-    found.sort(key=lambda hit: (hit[0] != "glossary" or hit[1][0]["label"].lower() != exact,
-                                hit[3]))
-    found = found[:limit]
-    snippets: dict[tuple[str, int], str] = {}
-    for table in SEARCH_TABLES:  # only for the hits shown, one query per table
-        ids = [group[0]["id"] for kind, group, _, _ in found if kind == table]
-        if ids:
-            snippets.update(((table, rowid), snippet) for rowid, snippet in conn.execute(
-                f"SELECT rowid, snippet({table}_fts, -1, '{HIT_START}', '{HIT_END}', '…', 16) "
-                f"FROM {table}_fts WHERE {table}_fts MATCH ? AND rowid IN "
-                f"({','.join('?' * len(ids))})", [match, *ids]))
+def search(conn: sqlite3.Connection, query: str, doc_id: str | None = None, limit: int = 10,
+           all_editions: bool = False) -> Row:
+    """The items that answer `query`, best first, and how the query was read:
+    `{"query", "scope", "read_as", "ignored", "old", "notes", "hits"}`. Without `doc_id`
+    the newest whole CR edition is searched (every document when there is none), `doc_id`
+    searches that document; `all_editions` adds the other documents after it."""
+    scope_id = doc_id or current_edition(conn)
+    read = read_query(conn, query, scope_id)
+    lexicon = _lexicon(conn, scope_id)
     hits: list[Row] = []
-    for table, group, wordings, score in found:
-        row = group[0]
-        kind = {"rules": "ruling" if row["doc_kind"] == "rulings_summary" else "rule",
-                "examples": "example", "glossary": "glossary"}[table]
-        hits.append({"kind": kind, "document": row["document"],
-                     "number" if table != "glossary" else "term": row["label"],
-                     "score": round(score, 3), "snippet": snippets[table, row["id"]],
-                     "also_in": [other["document"] for other in group[1:]],
-                     "other_wordings": [[other["document"] for other in wording]
-                                        for wording in wordings]})
-    return hits
+    old: list[Row] = []
+    if scope_id is not None and read.concepts:
+        scope = _scope(conn, scope_id)
+        found = [ranking.evidence(conn, scope, concept) for concept in read.concepts]
+        ranking.about(conn, scope, list(read.concepts), found, lexicon.stopwords)
+        ranking.meet(conn, scope, found, lexicon.stopwords)
+        ranked = ranking.rank(conn, scope, found, _exact_terms(scope, read),
+                              _named_obsolete(scope, read))
+        hits = [_hit(scope, item, read) for item in ranked[:limit]]
+        for concept, item in zip(read.concepts, found, strict=True):
+            past = shown.old_concept(conn, scope, concept, bool(item.says or item.examples),
+                                     OLD_HITS)
+            if past is not None:
+                hits += past.pop("hits")
+                old.append(past)
+    if read.concepts and (scope_id is None or (all_editions and not doc_id)):
+        seen = {(hit["kind"] == "glossary", hit.get("number") or hit.get("term"))
+                for hit in hits}
+        hits += [hit for hit in shown.elsewhere(conn, read, scope_id, limit)
+                 if (hit["kind"] == "glossary", hit.get("number") or hit.get("term"))
+                 not in seen]
+    stems = shown.query_stems(read, lexicon.stopwords)
+    return {"query": query, "scope": scope_id, "read_as": _read_as(read),
+            "ignored": list(read.ignored), "old": old, "notes": list(read.notes),
+            "hits": shown.with_snippets(conn, hits, stems)}
 
 
-def _by_label(groups: list[list[sqlite3.Row]]) -> list[tuple[list[sqlite3.Row],
-                                                                list[list[sqlite3.Row]], float]]:
-    """Groups of the same number or term as one hit, ranked by its best scoring wording: the
-    newest wording, and the others (each a group of editions), newest first."""
-    merged: dict[str, tuple[list[sqlite3.Row], list[list[sqlite3.Row]]]] = {}
-    for group in groups:
-        label = group[0]["label"]
-        if label in merged:
-            merged[label][1].append(group)
-        else:
-            merged[label] = (group, [])
-    result = []
-    for best, others in merged.values():  # in the order of their best score
-        every = sorted([best, *others], key=lambda group: group[0]["date"] or "", reverse=True)
-        result.append((every[0], every[1:], best[0]["score"]))  # the newest stands for all
-    return result
+# --- what is loaded once per database file and document ----------------------------------
+
+_SCOPES: dict[tuple, Scope] = {}
+_LEXICONS: dict[tuple, reading.Lexicon] = {}
+_KINDS: dict[tuple, str] = {}
 
 
-def _fold(rows: list[sqlite3.Row]) -> list[list[sqlite3.Row]]:
-    """Rows grouped by what they say (number or term, and text), best score first; in each
-    group the newest whole document first."""
-    groups: dict[tuple[str, str], list[sqlite3.Row]] = {}
-    for row in rows:
-        groups.setdefault((row["label"], row["body"]), []).append(row)
-    folded = list(groups.values())
-    for group in folded:
-        group.sort(key=lambda row: (row["date"] or "", not row["partial"]), reverse=True)
-    return folded
+def _file_key(conn: sqlite3.Connection, doc_id: str | None) -> tuple:
+    """What tells one database file (and document) from another: its path and stamp."""
+    path = conn.execute("PRAGMA database_list").fetchone()[2]
+    try:
+        info = os.stat(path)
+        stamp: tuple = (info.st_ino, info.st_size, info.st_mtime_ns)
+    except OSError:
+        stamp = (id(conn),)
+    return (path, stamp, doc_id)
+
+
+def _cached(cache: dict, key: tuple, make):
+    if key not in cache:
+        if len(cache) > 8:
+            cache.clear()
+        cache[key] = make()
+    return cache[key]
+
+
+def _scope(conn: sqlite3.Connection, doc_id: str) -> Scope:
+    return _cached(_SCOPES, _file_key(conn, doc_id),
+                   lambda: load_scope(conn, doc_id, _rule_kind(conn, doc_id)))
+
+
+def _lexicon(conn: sqlite3.Connection, doc_id: str | None) -> reading.Lexicon:
+    return _cached(_LEXICONS, _file_key(conn, doc_id), lambda: reading.lexicon(conn, doc_id))
+
+
+def _rule_kind(conn: sqlite3.Connection, doc_id: str) -> str:
+    """What a document's numbered items are called in hits: a ruling or a rule."""
+    row = conn.execute("SELECT kind FROM documents WHERE id = ?", [doc_id]).fetchone()
+    return "ruling" if row and row[0] == "rulings_summary" else "rule"
+
+
+# --- the query as the searched document reads it -------------------------------------------
+
+
+def _settle_obsolete(conn: sqlite3.Connection, scope: Scope, read: reading.Reading
+                     ) -> reading.Reading:
+    """The query with the obsolete terms the current rules still say often ("during",
+    "permanently") read as plain words: only a term the rules have let go is read as what
+    replaced it."""
+    concepts = []
+    for concept in read.concepts:
+        if concept.source == "obsolete term":
+            match = reading.fts_expression(reading.plain(concept))
+            said = sum(len(scope.by_text.get(text_id, ())) for (text_id,) in conn.execute(
+                "SELECT rowid FROM texts_fts WHERE texts_fts MATCH ?", [match])) if match else 0
+            if said > STILL_USED:
+                concept = reading.plain(concept)
+        concepts.append(concept)
+    return reading.Reading(read.query, tuple(concepts), read.ignored, read.cut, read.notes)
+
+
+def _exact_terms(scope: Scope, read: reading.Reading) -> set[int]:
+    """Glossary entries whose term (or a name of it) is the whole query ("trample")."""
+    if len(read.concepts) != 1:
+        return set()
+    concept = read.concepts[0]
+    wanted = {reading.key_of(reading.words_of(text)) for text in (concept.words,
+                                                                   *concept.phrases)}
+    return {gloss_id for key, ids in scope.term_keys().items() if key in wanted
+            for gloss_id in ids}
+
+
+def _named_obsolete(scope: Scope, read: reading.Reading) -> set[int]:
+    """The obsolete glossary entries whose term the query names."""
+    keys = scope.term_keys()
+    return {gloss_id for concept in read.concepts if concept.source == "obsolete term"
+            for gloss_id in keys.get(reading.key_of(reading.words_of(concept.words)), ())
+            if gloss_id in scope.obsolete}
+
+
+def _hit(scope: Scope, item: ranking.Ranked, read: reading.Reading) -> Row:
+    covers = [read.concepts[place].words for place in item.concepts]
+    if item.kind == "glossary":
+        return {"kind": "glossary", "document": scope.doc_id, "term": scope.terms[item.key],
+                "id": item.key, "score": round(item.coverage, 3), "covers": covers,
+                "obsolete": item.key in scope.obsolete}
+    return {"kind": scope.rule_kind, "document": scope.doc_id,
+            "number": scope.numbers[item.key], "id": scope.rule_ids[item.key],
+            "score": round(item.coverage, 3), "covers": covers}
+
+
+def _read_as(read: reading.Reading) -> list[Row]:
+    """The words read as other words: each with the parts it was read as (a part's
+    alternatives joined by " | "), where that comes from and its note."""
+    out: list[Row] = []
+    for concept in read.concepts:
+        if not concept.read_as:
+            continue
+        if out and out[-1]["words"] == concept.words and concept.source == "vocabulary":
+            out[-1]["as"].append(concept.read_as)
+            continue
+        out.append({"words": concept.words, "as": [concept.read_as], "source": concept.source,
+                    "note": concept.note, "replaced_by": concept.replaced_by})
+    return out
+
+
+# --- how hits and readings are told --------------------------------------------------------
 
 
 def oldest(docs: list[str]) -> str:
@@ -144,4 +219,27 @@ def also_in(hit: Row) -> str:
         docs = [doc for wording in wordings for doc in wording]
         same += (f"; {len(wordings)} other wording{'s' if len(wordings) > 1 else ''} "
                  f"back to {oldest(docs)}")
+    if hit.get("last_in"):
+        same += "; not in the current rules"
     return same
+
+
+def describe(result: Row) -> list[str]:
+    """How the query was read, in sentences: what its words were read as, what only older
+    editions say, and the words it left out."""
+    lines = []
+    for read in result["read_as"]:
+        if read["source"] == "obsolete term":
+            now = f", now {read['replaced_by']}" if read["replaced_by"] else ""
+            lines.append(f"{read['words']}: an obsolete term{now}")
+        else:
+            lines.append(f"{read['words']}: read as {' + '.join(read['as'])}")
+    for old in result["old"]:
+        now = (f"; now {old['replaced_by']}" if old["replaced_by"]
+               else "; the glossary names no successor" if old["glossary"] else "")
+        numbers = ", ".join(old["numbers"][:5]) + (", …" if len(old["numbers"]) > 5 else "")
+        lines.append(f"{old['words']}: not in the rules of {result['scope']}; last in "
+                     f"{old['last_in']} ({numbers}){now}")
+    if result["ignored"]:
+        lines.append(f"left out: {', '.join(dict.fromkeys(result['ignored']))}")
+    return lines + list(result["notes"])

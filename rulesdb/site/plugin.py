@@ -67,12 +67,13 @@ def _db(datasette: Any) -> Any:
     return datasette.get_database()
 
 
-async def _page(datasette: Any, request: Any, template: str, context: dict | None) -> Response:
+async def _page(datasette: Any, request: Any, template: str, context: dict | None,
+                status: int = 200) -> Response:
     if context is None:
         raise NotFound("Not found")
     context = {**context, "database_name": _db(datasette).name}
     html = await datasette.render_template([template], context, request=request)
-    return Response.html(html)
+    return Response.html(html, status=status)
 
 
 async def home(datasette: Any, request: Any) -> Response:
@@ -171,31 +172,40 @@ SEARCH_LIMIT = 50
 
 
 async def search(datasette: Any, request: Any) -> Response:
-    """Search as `rulesdb search` does: the editions that say the same folded into one hit
-    (shown by the newest), a rule number taken to its rule. The canned query `search` stays
+    """Search as `rulesdb search` does, with the same ranking and the same first hits: the
+    current rules first (`all=1`: every other edition after them, `doc=`: one document), how
+    the query was read, a rule number taken to its rule. The canned query `search` stays
     for SQL, one row per edition."""
     db = _db(datasette)
     q, doc = params.text(request, "q"), params.document(request, "doc") or ""
-    if doc and await db.execute_fn(lambda conn: pages.document(conn, doc)) is None:
-        raise NotFound(f"No document {doc}")
+    every = request.args.get("all") == "1"
 
     def find(conn: Any) -> Any:
         if full_text.looks_like_rule_number(q):
             rule = query.find_rule(conn, q, doc or None)
             if rule is not None:
                 return rule_url(rule["document"], rule["number"])
-        return [dict(hit, html=highlight(hit["snippet"], HIT_START, HIT_END),
-                     note=also_in(hit).lstrip("; "),
-                     url=(glossary_url(hit["document"], hit["term"]) if hit["kind"] == "glossary"
-                          else rule_url(hit["document"], hit["number"])))
-                for hit in full_text.search(conn, q, doc or None, SEARCH_LIMIT)]
+        if doc and query.document(conn, doc) is None:
+            return {"error": f"There is no document {doc}.", "hits": []}
+        result = full_text.search(conn, q, doc or None, SEARCH_LIMIT, every)
+        result["reading"] = full_text.describe(result)
+        result["hits"] = [dict(hit, html=highlight(hit["snippet"], HIT_START, HIT_END),
+                               note=also_in(hit).lstrip("; "),
+                               url=(glossary_url(hit["document"], hit["term"])
+                                    if hit["kind"] == "glossary"
+                                    else rule_url(hit["document"], hit["number"])))
+                          for hit in result["hits"]]
+        return result
 
-    found = await db.execute_fn(find) if q else []
+    found = await db.execute_fn(find) if q else {"hits": []}
     if isinstance(found, str):
         return Response.redirect(found)
-    context = {"q": q, "doc": doc, "results": found, "limit": SEARCH_LIMIT,
+    context = {"q": q, "doc": doc, "all": every, "results": found["hits"],
+               "scope": found.get("scope"), "reading": found.get("reading", []),
+               "error": found.get("error"), "limit": SEARCH_LIMIT,
                "documents": await db.execute_fn(pages.documents)}
-    return await _page(datasette, request, "rulesdb_search.html", context)
+    return await _page(datasette, request, "rulesdb_search.html", context,
+                       status=404 if found.get("error") else 200)
 
 
 async def robots(datasette: Any) -> Response:

@@ -50,6 +50,7 @@ from .release import (
     read_source,
     store_release,
 )
+from .vocabulary import store as store_vocabulary
 
 # what the rest of rulesdb and its tests take from here (rulesdb.sources.release has them)
 __all__ = ["STDIN", "AddOptions", "AddReport", "Added", "Source", "add_files", "add_sources",
@@ -91,6 +92,7 @@ class AddOptions:
     keep_going: bool = False
     dry_run: bool = False
     overrides: Path | None = None
+    max_bytes: int = megabytes(MAX_MB)
 
 
 def add_sources(db_path: Path, sources: list[Source], *, replace: bool = False,
@@ -98,7 +100,8 @@ def add_sources(db_path: Path, sources: list[Source], *, replace: bool = False,
                 on_added: Callable[[Added], None] | None = None,
                 on_step: Callable[[str], None] | None = None,
                 keep_going: bool = False, dry_run: bool = False,
-                overrides: Path | None = None) -> AddReport:
+                overrides: Path | None = None,
+                max_bytes: int = megabytes(MAX_MB)) -> AddReport:
     """Add CR releases to `db_path` (created when missing), all or nothing, with the
     alignments set by hand in the file `overrides` (when there is none, the database's).
 
@@ -107,11 +110,12 @@ def add_sources(db_path: Path, sources: list[Source], *, replace: bool = False,
     source stored; `on_step` of each step done (for progress). With `keep_going`, a source
     that does not parse or is refused is left out (`AddReport.skipped` says why) and the
     others are added. With `dry_run`, the report says what adding would do (each source
-    stored in a throwaway copy, no layer run) and nothing is written.
+    stored in a throwaway copy, no layer run) and nothing is written. A source in another
+    form than text (.docx, .doc, .rtf, .pdf) may hold at most `max_bytes` once read.
     """
     started = time.perf_counter()
     step = on_step or (lambda label: None)
-    options = AddOptions(replace, doc_id, keep_going, dry_run, overrides)
+    options = AddOptions(replace, doc_id, keep_going, dry_run, overrides, max_bytes)
     if doc_id is not None and len(sources) != 1:
         raise InputError("--id names one edition: give exactly one file with it")
     if dry_run:  # no write lock: it sweeps what killed runs left (as `writing` does)
@@ -143,7 +147,7 @@ def _add(db_path: Path, sources: list[Source], options: AddOptions,
     parsed = []
     for source in sources:
         try:
-            doc = parse_release(source)
+            doc = parse_release(source, options.max_bytes)
             parsed.append((source, doc, edition_id(doc, source, options.doc_id)))
         except InputError as exc:
             if not options.keep_going:
@@ -172,6 +176,8 @@ def _add(db_path: Path, sources: list[Source], options: AddOptions,
             parsed.clear()
             if new_ids and not options.dry_run:
                 refresh = store_file(db, options.overrides)
+                if report.created and options.overrides:  # a new database: data/'s words
+                    store_vocabulary(db, options.overrides.parent)
                 _run_layers(db, new_ids, report, step, workers, refresh)
             db.conn.commit()
         finally:
@@ -228,9 +234,9 @@ def _run_layers(db: sqlite_utils.Database, new_ids: list[str], report: AddReport
 def add_files(db_path: Path, paths: list[Path], keep_going: bool = False,
               max_bytes: int = megabytes(MAX_MB), keep_path: bool = False,
               **options: Any) -> AddReport:
-    """`add_sources` over files on disk, each read up to `max_bytes` and known by its name
-    (by its absolute path with `keep_path`); with `keep_going`, an unreadable or longer one
-    is skipped."""
+    """`add_sources` over files on disk, each read up to `max_bytes` (and what a .docx or
+    a PDF holds, up to as much) and known by its name (by its absolute path with
+    `keep_path`); with `keep_going`, an unreadable or longer one is skipped."""
     sources, unread = [], []
     for path in paths:
         try:
@@ -239,6 +245,7 @@ def add_files(db_path: Path, paths: list[Path], keep_going: bool = False,
             if not keep_going:
                 raise
             unread.append(exc.message)
-    report = add_sources(db_path, sources, keep_going=keep_going, **options)
+    report = add_sources(db_path, sources, keep_going=keep_going, max_bytes=max_bytes,
+                         **options)
     report.skipped[:0] = unread
     return report

@@ -24,7 +24,7 @@ from ..layers import LAYERS
 from ..layers.run import Background, feed_parsed, run_layers, warm_up
 from ..trace.run import scanned_engines, trace_tree
 from .catalog import load_catalog, read_verified
-from .history import load_archives, read_archive
+from .history import load_archives, load_releases, read_archive, read_release
 from .overrides import previous_overrides, read_overrides
 from .overrides import store as store_overrides
 from .release import (
@@ -35,6 +35,7 @@ from .release import (
     previous_sources,
     store_release,
 )
+from .vocabulary import store as store_vocabulary
 
 PARSERS = ("cr_text", "cr_flat", "cr_any", "rulings", "rulebook_print", "rulebook_web")
 
@@ -89,9 +90,9 @@ def build(
     overrides: Path | None = None,
 ) -> BuildReport:
     """Build `db_path` from the catalogue in `sources_dir`: its documents and, unless
-    `seeds_only`, the releases of its archives, with the alignments set by hand in the file
-    `overrides` (when there is none, those of the old database); the old file survives any
-    failure.
+    `seeds_only`, the releases of its archives and its release files, with the alignments
+    set by hand in the file `overrides` (when there is none, those of the old database);
+    the old file survives any failure.
 
     `on_step(label, total)` is called after each step (for a progress bar of `total` steps).
     """
@@ -114,8 +115,10 @@ def _build(db_path: Path, sources_dir: Path, catalog_path: Path | None,
     started = time.perf_counter()
     catalog = catalog_path or sources_dir / "catalog.toml"
     entries = load_catalog(catalog)
-    sources = [] if seeds_only else [source for archive in load_archives(catalog)
-                                     for source in read_archive(archive, catalog.parent)]
+    sources = [] if seeds_only else [
+        *(source for archive in load_archives(catalog)
+          for source in read_archive(archive, catalog.parent)),
+        *(read_release(release, catalog.parent) for release in load_releases(catalog))]
     report = BuildReport()
     try:
         kept = _previously_added(db_path)
@@ -175,6 +178,7 @@ def _build(db_path: Path, sources_dir: Path, catalog_path: Path | None,
             doc_ids = [*(i for i in doc_ids if i != doc_id), doc_id]
         mark_superseded(db)
         store_overrides(db, hand_set, overrides)
+        report.notes.append(store_vocabulary(db, sources_dir.parent))
         times = run_layers(db, doc_ids, lambda label: on_step(label, total), workers=workers,
                            layers=LAYERS)
         report.layers.update(times.summaries)

@@ -2,8 +2,10 @@
 
 Release files live at MEDIA/YYYY/downloads/MagicCompRules%20YYYYMMDD.txt (the date of the
 file's name; older ones elsewhere, see `release_urls`); the current one is linked from the
-rules page. Downloads have a total time limit and a size cap, HTML is refused, and the text
-must parse as a CR before anything is written.
+rules page. Wizards publishes each release in other forms too (.docx, .pdf; .doc and .rtf
+once): the text is taken first, another form where there is no text (`FORMS`). Downloads
+have a total time limit and a size cap, HTML is refused, and the file must read as a CR
+before anything is written.
 """
 
 from __future__ import annotations
@@ -30,11 +32,16 @@ RULES_PAGE = "https://magic.wizards.com/en/rules"
 TIMEOUT = 30.0
 MAX_BYTES = 10 * 1024 * 1024
 USER_AGENT = "rulesdb/0.1 (Comprehensive Rules download; python-urllib)"
-# a link to a release, quoted (the rules page writes the space of "MagicCompRules 2025….txt"
-# as it is) or bare
+# the forms a release is published in, in the order they are taken: text first, then the
+# forms read exactly (Word's), then the PDF, whose paragraphs are rebuilt from its layout
+FORMS = ("txt", "docx", "doc", "rtf", "pdf")
+# a link to a release in any form, quoted (the rules page writes the space of
+# "MagicCompRules 2025….txt" as it is) or bare
+_FORM = "|".join(FORMS)
 _LINK = re.compile(
-    r"""(?P<quote>["'])(?P<quoted>[^"'<>\n]*MagicCompRules[^"'<>\n]*?\.txt)(?P=quote)"""
-    r"""|(?P<bare>[^"'\s<>]*MagicCompRules[^"'\s<>]*?\.txt)""")
+    rf"""(?P<quote>["'])(?P<quoted>[^"'<>\n]*MagicCompRules[^"'<>\n]*?\.(?:{_FORM}))(?P=quote)"""
+    rf"""|(?P<bare>[^"'\s<>]*MagicCompRules[^"'\s<>]*?\.(?:{_FORM}))(?=["'\s<>]|$)""",
+    re.IGNORECASE)
 # what may stand in a URL as it is; anything else (a space) is percent-encoded
 _URL_SAFE = ":/?#[]@!$&'()*+,;=%~"
 
@@ -70,13 +77,16 @@ def release_url(day: date, media_url: str = MEDIA_URL) -> str:
     return release_urls(day, media_url)[0]
 
 
-def release_urls(day: date, media_url: str = MEDIA_URL) -> list[str]:
-    """Every address the release of `day` may have: where files of its date were put
-    first, then the other places Wizards has used, newest first."""
+def release_urls(day: date, media_url: str = MEDIA_URL,
+                 forms: tuple[str, ...] = ("txt",)) -> list[str]:
+    """Every address the release of `day` may have in each of `forms`, form by form: where
+    files of its date were put first, then the other places Wizards has used, newest
+    first."""
     base = media_url.rstrip("/")
     paths = [path.format(year=day.year, day=f"{day:%Y%m%d}") for _, path in _ADDRESSES]
     era = next(at for at, (since, _) in enumerate(_ADDRESSES) if day >= since)
-    return [f"{base}/{path}" for path in [paths[era], *paths[:era], *paths[era + 1:]]]
+    ordered = [paths[era], *paths[:era], *paths[era + 1:]]
+    return [f"{base}/{path.removesuffix('.txt')}.{form}" for form in forms for path in ordered]
 
 
 def web_address(url: str) -> str:
@@ -135,10 +145,13 @@ def latest_url(rules_page: str = RULES_PAGE, limits: Limits = Limits()) -> str:
     page = download(rules_page, limits, text_only=False).decode("utf-8", "replace")
     links = {web_address(urljoin(rules_page, html.unescape(match["quoted"] or match["bare"])))
              for match in _LINK.finditer(page)}
-    dated = sorted((file_date(unquote(link.rsplit("/", 1)[-1])) or "", link) for link in links)
+    # the newest release, in the first of its forms
+    dated = sorted((file_date(unquote(link.rsplit("/", 1)[-1])) or "",
+                    -FORMS.index(link.rsplit(".", 1)[-1].lower()), link) for link in links)
     if not dated:
-        raise InputError(f"{rules_page}: no link to a MagicCompRules….txt file on the page")
-    return dated[-1][1]
+        raise InputError(f"{rules_page}: no link to a MagicCompRules file (.txt, .docx, "
+                         ".pdf) on the page")
+    return dated[-1][2]
 
 
 def fetch(db_path: Path, day: date | None = None, *, media_url: str = MEDIA_URL,
@@ -160,12 +173,15 @@ def fetch(db_path: Path, day: date | None = None, *, media_url: str = MEDIA_URL,
 
 def _download_release(day: date, media_url: str, limits: Limits) -> tuple[str, bytes]:
     """(address, body) of the release of `day`, from the first of its addresses the server
-    has; ReleaseNotFound naming them all when it has none."""
-    missing = []
-    for url in release_urls(day, media_url):
+    has, in the first of its forms; ReleaseNotFound naming them all when it has none."""
+    missing: dict[tuple[str, str], list[str]] = {}  # (address less form, why) -> forms
+    for url in release_urls(day, media_url, FORMS):
         try:
             return url, download(url, limits)
         except ReleaseNotFound as exc:
-            missing.append(exc.message)
-    raise ReleaseNotFound(f"no release file dated {day} at any address Wizards has used: "
-                          + "; ".join(missing))
+            stem, form = url.rsplit(".", 1)
+            why = exc.message.removeprefix(f"{url}: ")
+            missing.setdefault((stem, why), []).append(form)
+    tried = "; ".join(f"{stem}.{'|'.join(forms)}: {why}" for (stem, why), forms in missing.items())
+    raise ReleaseNotFound(f"no release file dated {day} at any address Wizards has used, in "
+                          f"any form: {tried}")

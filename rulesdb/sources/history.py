@@ -1,9 +1,12 @@
-"""The history archive: every surviving Comprehensive Rules release, shipped compressed in
-`data/history/` and catalogued as an `[[archive]]` of `data/sources/catalog.toml`.
+"""The history: every surviving Comprehensive Rules release, shipped in `data/history/`.
+The text releases come compressed in an archive, catalogued as an `[[archive]]` of
+`data/sources/catalog.toml`; those that survive only in another form Wizards published
+(.docx, .doc) come as they were published, each a `[[release]]` of the catalogue.
 
 The archive's sha256 and its checksum list's are pinned in the catalogue; each member is
 checked against the list, and a member missing from either side is an error. Members are
-read straight from the archive, never unpacked to disk.
+read straight from the archive, never unpacked to disk. A `[[release]]` file is checked
+against the sha256 its entry pins.
 """
 
 from __future__ import annotations
@@ -32,20 +35,48 @@ class Archive:
     title: str = ""
 
 
+@dataclass(frozen=True)
+class Release:
+    """One catalogued release file (its path relative to the catalogue's folder)."""
+
+    file: str
+    sha256: str
+
+
+def _catalogue(path: Path) -> dict:
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except (FileNotFoundError, tomllib.TOMLDecodeError):
+        return {}  # load_catalog reports these
+
+
 def load_archives(path: Path) -> list[Archive]:
     """The `[[archive]]` entries of a catalogue file; InputError when one is malformed."""
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (FileNotFoundError, tomllib.TOMLDecodeError):
-        return []  # load_catalog reports these
     archives = []
-    for index, raw in enumerate(data.get("archive", []), start=1):
+    for index, raw in enumerate(_catalogue(path).get("archive", []), start=1):
         missing = [key for key in ("file", "sha256", "sums", "sums_sha256") if not raw.get(key)]
         if missing:
             raise InputError(f"{path}: archive #{index} lacks {', '.join(missing)}")
         archives.append(Archive(raw["file"], raw["sha256"].lower(), raw["sums"],
                                 raw["sums_sha256"].lower(), raw.get("title", "")))
     return archives
+
+
+def load_releases(path: Path) -> list[Release]:
+    """The `[[release]]` entries of a catalogue file; InputError when one is malformed."""
+    releases = []
+    for index, raw in enumerate(_catalogue(path).get("release", []), start=1):
+        missing = [key for key in ("file", "sha256") if not raw.get(key)]
+        if missing:
+            raise InputError(f"{path}: release #{index} lacks {', '.join(missing)}")
+        releases.append(Release(raw["file"], raw["sha256"].lower()))
+    return releases
+
+
+def read_release(release: Release, sources_dir: Path) -> Source:
+    """The catalogued release file, checked against its sha256."""
+    path = (sources_dir / release.file).resolve()
+    return Source(path.name, verified_bytes(path, release.sha256, "release"), path.name)
 
 
 def parse_sums(text: str, path: Path) -> dict[str, str]:

@@ -21,7 +21,7 @@ from ..db.readonly import read_only
 from ..db.store import CatalogEntry, StoredCounts, save_document
 from ..errors import InputError, position
 from ..ingest import cr_any
-from ..ingest.decode import decode
+from ..ingest.forms import NAMES, TEXT, form_of, release_text
 from ..ingest.model import GLOSSARY_CUT_OFF, Document, ParseError
 from .limits import MAX_MB, check_item_sizes, megabytes, read_at_most
 
@@ -72,17 +72,24 @@ def read_source(path: Path, max_bytes: int = megabytes(MAX_MB),
         raise InputError(f"{path}: cannot read: {exc.strerror}") from None
 
 
-def parse_release(source: Source) -> Document:
-    """The parsed release; InputError naming the file and position when it is not a CR text."""
+def parse_release(source: Source, max_bytes: int = megabytes(MAX_MB)) -> Document:
+    """The parsed release, of any form (text, .docx, .doc, .rtf, .pdf: told by its bytes);
+    InputError naming the file and position when it is not a CR, or holds more than
+    `max_bytes` once read (a small compressed file may hold far more)."""
     notes: list[str] = []
     try:
-        text = decode(source.data, notes)
+        form, text = release_text(source.data, notes, max_bytes)
     except ParseError as exc:
-        raise InputError(f"{source.name}: byte {exc.offset}: {exc.message}") from None
+        # a reader's offset is a byte of a text file, or of a RTF document's markup
+        where = f"byte {exc.offset}: " if exc.offset or form_of(source.data) == TEXT else ""
+        raise InputError(f"{source.name}: {where}{exc.message}") from None
     try:
         doc = cr_any.parse_text(text)
     except ParseError as exc:
-        raise InputError(f"{source.name}: {position(text, exc.offset)}: {exc.message}") from None
+        where = position(text, exc.offset)
+        if form != TEXT:
+            where += f" of the text read from it ({NAMES[form]})"
+        raise InputError(f"{source.name}: {where}: {exc.message}") from None
     check_item_sizes(doc, source.name)
     return replace(doc, warnings=(*notes, *doc.warnings)) if notes else doc
 
@@ -148,7 +155,7 @@ def decision(db: sqlite_utils.Database, doc_id: str, source: Source, doc: Docume
         return "added", f"{doc_id}: added from {source.name}"
     stored = next(db["document_sources"].rows_where("document = ?", [doc_id]), None)
     same_bytes = old["sha256"] == hashlib.sha256(source.data).hexdigest()
-    text = None if same_bytes or stored is None else decode(zlib.decompress(stored["data"]))
+    text = None if same_bytes or stored is None else _stored_text(zlib.decompress(stored["data"]))
     if same_bytes or text == doc.text:
         return "unchanged", f"{doc_id}: already in the database with the same text; nothing done"
     if text is not None and _same_content(text, doc):
@@ -170,6 +177,15 @@ def decision(db: sqlite_utils.Database, doc_id: str, source: Source, doc: Docume
         f"{source.name}: {doc_id} is already in the database from {old['file']} with different "
         f"content; use --replace to replace it, or --id to store it under another id"
     )
+
+
+def _stored_text(data: bytes) -> str | None:
+    """The text of an edition's stored source, read as it was when added; None when it no
+    longer reads (stored by an older reader)."""
+    try:
+        return release_text(data)[1]
+    except ParseError:
+        return None
 
 
 def _same_content(stored: str, doc: Document) -> bool:

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..db.batch import collector_paused, open_working_copy
+from ..db.fts import count_stems
 from ..db.readonly import read_only
 from ..db.replacing import put_in_place, working_path, write_failures
 from ..db.store import delete_document, mark_superseded
@@ -68,6 +69,7 @@ def _remove(db_path: Path, doc_ids: list[str]) -> RemoveReport:
         try:
             for doc_id in doc_ids:
                 delete_document(db, doc_id)
+            count_stems(db)
             mark_superseded(db)
             store_file(db, None)  # their overrides are kept, no longer applied
             times = run_layers(db, [], layers=LAYERS)

@@ -1,0 +1,142 @@
+"""The text of a PDF release: its text layer read with PDFium (pypdfium2), each line with
+where it stands on its page, laid out again as paragraphs (`pdf_lines`).
+
+A PDF that cannot be opened (damaged, or encrypted with a password) or has no text layer
+(a scan: pictures of pages) is refused with one line saying so.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import re
+from collections.abc import Iterator
+
+import pypdfium2 as pdfium
+import pypdfium2.raw as pdfium_c
+
+from .model import ParseError
+from .pdf_lines import HYPHEN_JOINED, PrintedLine, paragraphs
+
+MAX_PAGES = 5000  # a release has 200-300 pages; beyond this a file is no rules document
+# pages without text that make a PDF a scan, beyond any blank page a document may have
+_SCAN_SHARE = 0.5
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+# where a line's first word ends: at a space, or after a hyphen (a line may wrap there; a
+# dash is not taken for a place every typesetter wraps at)
+_WORD_END = re.compile(r"[ \t]|(?<=[-\ufffe])")
+READ_WITH_PDFIUM = "text read from a PDF: its lines joined into paragraphs by their layout"
+
+
+def pdf_text(data: bytes, max_bytes: int, notes: list[str] | None = None) -> str:
+    """The text of the PDF `data`, one paragraph a line; ParseError with one line when it
+    cannot be read, has no text layer, or its text passes `max_bytes`."""
+    try:
+        document = pdfium.PdfDocument(data)
+    except pdfium.PdfiumError as exc:
+        raise ParseError(_unopened(str(exc)), 0) from None
+    try:
+        count = len(document)
+        if count == 0:
+            raise ParseError("a PDF document with no pages", 0)
+        if count > MAX_PAGES:
+            raise ParseError(f"a PDF document of {count} pages, more than the {MAX_PAGES} a "
+                             "rules document could have: not read", 0)
+        lines: list[PrintedLine] = []
+        empty, size = 0, 0
+        for index in range(count):
+            page_lines = _page_lines(document, index)
+            empty += not page_lines
+            size += sum(len(line.text) for line in page_lines)
+            if size > max_bytes:
+                raise ParseError(f"a PDF document whose text is larger than "
+                                 f"{max_bytes / 1024 / 1024:.3g} MB, the most read (--max-mb)", 0)
+            lines.extend(page_lines)
+    finally:
+        document.close()
+    if empty == count or empty > _SCAN_SHARE * count:
+        what = "none of its" if empty == count else f"{empty} of its {count}"
+        raise ParseError(f"a PDF document with no text layer on {what} pages: a scan (pictures "
+                         "of pages) cannot be read; the release's .txt, .docx or a PDF with "
+                         "text is needed", 0)
+    if notes is not None:
+        notes.append(READ_WITH_PDFIUM)
+    return paragraphs(lines)
+
+
+def _unopened(reason: str) -> str:
+    """Why PDFium could not open a PDF, said for a user."""
+    if "password" in reason.lower():
+        return "an encrypted PDF document: a password is needed to open it"
+    detail = reason.removeprefix("Failed to load document").strip(" .()") or reason
+    return f"a damaged PDF document: it cannot be opened ({detail})"
+
+
+def _page_lines(document: pdfium.PdfDocument, index: int) -> list[PrintedLine]:
+    """The lines of page `index` that hold text, with their places."""
+    try:
+        page = document[index]
+    except pdfium.PdfiumError:
+        raise ParseError(f"a damaged PDF document: its page {index + 1} cannot be read",
+                         0) from None
+    try:
+        textpage = page.get_textpage()
+        try:
+            return list(_lines(textpage, index))
+        finally:
+            textpage.close()
+    finally:
+        page.close()
+
+
+def _lines(textpage: pdfium.PdfTextPage, page: int) -> Iterator[PrintedLine]:
+    """Each line of a text page with text on it, as a PrintedLine."""
+    text = textpage.get_text_range()
+    raw = textpage.raw
+    rect = pdfium_c.FS_RECTF()
+    x, y = ctypes.c_double(), ctypes.c_double()
+    # the text's characters are the page's, one for one, unless PDFium left some out
+    same = textpage.count_chars() == len(text)
+
+    def char(at: int) -> int:
+        """The page's index of the character at text index `at`."""
+        return at if same else pdfium_c.FPDFText_GetCharIndexFromTextIndex(raw, at)
+
+    def box(at: int) -> tuple[float, float, float]:
+        """(left, right, height) of the character at text index `at`: of its advance, not
+        its ink (a glyph's side bearings are part of the width a line is set in)."""
+        pdfium_c.FPDFText_GetLooseCharBox(raw, char(at), rect)
+        return rect.left, rect.right, rect.top - rect.bottom
+
+    for start, end in _physical_lines(text):
+        line = text[start:end]
+        if not line.strip():
+            continue
+        first = start + len(line) - len(line.lstrip())
+        last = start + len(line.rstrip()) - 1
+        word_end = _WORD_END.search(line, first - start + 1)
+        last_of_word = start + word_end.start() - 1 if word_end else last
+        pdfium_c.FPDFText_GetCharOrigin(raw, char(first), x, y)
+        line_left, _, size = box(first)
+        _, line_right, _ = box(last)
+        _, word_right, _ = box(min(last_of_word, last))
+        yield PrintedLine(page, line, line_left, line_right, y.value, size,
+                          word_right - line_left)
+
+
+def _physical_lines(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each line of a page's text as printed: PDFium's lines, each split
+    after a hyphen PDFium took for a word broken over two lines (U+FFFE), whose line break
+    it dropped."""
+    bounds = []
+    start = 0
+    for match in (*_LINE_BREAK.finditer(text), None):
+        end = match.start() if match else len(text)
+        hyphen = text.find(HYPHEN_JOINED, start, end)
+        while hyphen != -1:
+            bounds.append((start, hyphen + 1))
+            start = hyphen + 1
+            hyphen = text.find(HYPHEN_JOINED, start, end)
+        bounds.append((start, end))
+        if match:
+            start = match.end()
+    return bounds

@@ -1,0 +1,142 @@
+"""One document's items as search ranks them, loaded once per database file and document:
+its rules (numbers, headings, their place in the tree, the text each prints), its glossary
+(terms, obsolete entries) and the words of its headings and terms, by which a query names
+them.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import sqlite3
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from .reading import key_of, stem, words_of
+
+
+@dataclass
+class Scope:
+    """One document's items as search ranks them: its rules (with their headings and their
+    place in the tree) and its glossary, loaded once per database file and document."""
+
+    doc_id: str
+    rule_kind: str = "rule"  # what its numbered items are called in hits (rule, ruling)
+    numbers: list[str] = field(default_factory=list)
+    rule_ids: list[int] = field(default_factory=list)
+    text_ids: list[int] = field(default_factory=list)
+    titled: list[bool] = field(default_factory=list)
+    titles: dict[int, str] = field(default_factory=dict)  # rule index → its title
+    by_text: dict[int, list[int]] = field(default_factory=dict)  # text id → rule indexes
+    by_rule_id: dict[int, int] = field(default_factory=dict)  # rule id → rule index
+    children: dict[int, list[int]] = field(default_factory=dict)
+    sizes: dict[int, int] = field(default_factory=dict)  # rule index → rules under it
+    examples: tuple[int, int] | None = None  # the rowid range of its examples
+    glossary: tuple[int, int] | None = None  # the rowid range of its glossary entries
+    terms: dict[int, str] = field(default_factory=dict)  # glossary id → term
+    obsolete: set[int] = field(default_factory=set)
+    _title_weights: dict[str, float] = field(default_factory=dict)
+    _term_keys: dict[tuple[str, ...], list[int]] = field(default_factory=dict)
+    # the words of headings and glossary terms, by their first two letters (a stem keeps them)
+    _names: dict[str, dict[str, list[tuple[str, int]]]] = field(default_factory=dict)
+
+    @property
+    def size(self) -> int:
+        """Rules and glossary entries: what idf counts against."""
+        return len(self.numbers) + len(self.terms)
+
+    def term_keys(self) -> dict[tuple[str, ...], list[int]]:
+        """The glossary entries by the key of each of their names (term, and each name of a
+        term that names several: "Control, Controller")."""
+        if not self._term_keys:
+            for gloss_id, term in self.terms.items():
+                for name in {term, *re.split(r",\s*", term)}:
+                    self._term_keys.setdefault(key_of(words_of(name)), []).append(gloss_id)
+        return self._term_keys
+
+    def named_by(self, stems: set[str]) -> tuple[set[int], set[int]]:
+        """The headings (rule indexes) and glossary entries (ids) with a word whose stem is
+        one of `stems` (a word of a hyphenated one counts)."""
+        if not self._names:
+            for index, title in self.titles.items():
+                for word in words_of(title):
+                    for part in word.split("-"):
+                        self._names.setdefault(part[:2], {}).setdefault(part, []).append(
+                            ("rule", index))
+            for gloss_id, term in self.terms.items():
+                for word in words_of(term):
+                    for part in word.split("-"):
+                        self._names.setdefault(part[:2], {}).setdefault(part, []).append(
+                            ("glossary", gloss_id))
+        headings: set[int] = set()
+        glossary: set[int] = set()
+        for wanted in stems:
+            for word, names in self._names.get(wanted[:2], {}).items():
+                if stem(word) == wanted:
+                    for kind, key in names:
+                        (headings if kind == "rule" else glossary).add(key)
+        return headings, glossary
+
+    def title_weights(self) -> dict[str, float]:
+        """How much each word of the headings and glossary terms says: generic words of
+        many titles ("Variant", "Step", "Option") little, rare ones much."""
+        if not self._title_weights:
+            counts: dict[str, int] = defaultdict(int)
+            names = [*self.titles.values(), *self.terms.values()]
+            for name in names:
+                for part in {piece for word in words_of(name) for piece in word.split("-")}:
+                    counts[part] += 1
+            self._title_weights = {word: math.log(1 + len(names) / count)
+                                   for word, count in counts.items()}
+        return self._title_weights
+
+    def under(self, heading: int) -> list[int]:
+        """The rules under a rule, in document order."""
+        out: list[int] = []
+        stack = list(reversed(self.children.get(heading, ())))
+        while stack:
+            index = stack.pop()
+            out.append(index)
+            stack.extend(reversed(self.children.get(index, ())))
+        return out
+
+
+def load_scope(conn: sqlite3.Connection, doc_id: str, rule_kind: str = "rule") -> Scope:
+    """The items of `doc_id` in document order."""
+    scope = Scope(doc_id, rule_kind)
+    rows = conn.execute(
+        "SELECT id, number, title, parent_id, text_id FROM rule_rows WHERE document = ? "
+        "ORDER BY position", [doc_id]).fetchall()
+    for index, (rule_id, number, title, _, text_id) in enumerate(rows):
+        scope.numbers.append(number)
+        scope.rule_ids.append(rule_id)
+        scope.text_ids.append(text_id)
+        scope.titled.append(bool(title))
+        if title:
+            scope.titles[index] = title
+        scope.by_rule_id[rule_id] = index
+        scope.by_text.setdefault(text_id, []).append(index)
+    for index in range(len(rows) - 1, -1, -1):  # children before their parents
+        up = scope.by_rule_id.get(rows[index][3])
+        if up is not None:
+            scope.children.setdefault(up, []).insert(0, index)
+            scope.sizes[up] = scope.sizes.get(up, 0) + 1 + scope.sizes.get(index, 0)
+    scope.examples = _id_range(conn, "examples", doc_id)
+    scope.glossary = _id_range(conn, "glossary", doc_id)
+    for gloss_id, term, obsolete in conn.execute(
+            "SELECT id, term, obsolete FROM glossary WHERE document = ?", [doc_id]):
+        scope.terms[gloss_id] = term
+        if obsolete:
+            scope.obsolete.add(gloss_id)
+    return scope
+
+
+def _id_range(conn: sqlite3.Connection, table: str, doc_id: str) -> tuple[int, int] | None:
+    """The ids of a document's rows, when they are one run (as stored, every document's
+    are); None otherwise (the rows are then found by their document)."""
+    low, high, count = conn.execute(
+        f"SELECT min(id), max(id), count(*) FROM {table} WHERE document = ?", [doc_id]
+    ).fetchone()
+    if not count:
+        return (0, -1)
+    return (low, high) if high - low + 1 == count else None

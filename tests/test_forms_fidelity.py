@@ -1,0 +1,58 @@
+"""Fidelity of the readers on real releases published in several forms
+(../shared/corpus/formats: skipped when absent): each PDF gives what its .docx twin gives,
+rule by rule and entry by entry (typography aside); the 2003 .doc and .rtf give the same
+rules, and the same words of the glossary."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rulesdb.ingest import cr_any
+from rulesdb.ingest.fidelity import agreement, typography
+from rulesdb.ingest.forms import DOC, DOCX, PDF, RTF, release_text
+
+from conftest import ROOT
+
+FORMATS = ROOT.parent / "shared" / "corpus" / "formats"
+TWINS = ["2014-05-01", "2014-06-01", "2014-07-18", "2023-02-03"]
+needs_formats = pytest.mark.skipif(not FORMATS.is_dir(), reason=f"{FORMATS} is absent")
+
+
+def read(path: Path, form: str):
+    found, text = release_text(path.read_bytes())
+    assert found == form
+    return cr_any.parse_text(text)
+
+
+@needs_formats
+@pytest.mark.parametrize("day", TWINS)
+def test_a_pdf_gives_what_its_docx_twin_gives(day):
+    docx = read(FORMATS / f"MagicCompRules-{day}.docx", DOCX)
+    pdf = read(FORMATS / f"MagicCompRules-{day}.pdf", PDF)
+    figures = agreement(docx, pdf)
+    assert (figures.rule_recall, figures.rule_precision, figures.text_agreement) == (1, 1, 1), \
+        figures.differing
+    assert min(figures.glossary_recall, figures.glossary_precision) >= 0.995
+    assert pdf.meta == docx.meta
+    front = ("title", "introduction")  # the credits' spacing and odd glyphs aside
+    assert [(p.name, typography(p.text)) for p in pdf.parts if p.name in front] == \
+        [(p.name, typography(p.text)) for p in docx.parts if p.name in front]
+
+
+@needs_formats
+def test_the_2003_doc_and_rtf_give_the_same_rules_and_glossary_words():
+    doc = read(FORMATS / "MagicCompRules-2003-06-01.doc", DOC)
+    rtf = read(FORMATS / "MagicCompRules-2003-06-01.rtf", RTF)
+    figures = agreement(doc, rtf)
+    assert (figures.rules, figures.rule_recall, figures.rule_precision,
+            figures.text_agreement) == (589, 1, 1, 1)
+    assert rtf.meta == doc.meta
+    # the .rtf lost paragraph marks ("FadingFading is a keyword ability ..."): its glossary
+    # runs headings into definitions, but holds every word of the .doc's, in order
+    def words(document) -> str:
+        return "".join("".join(entry.reconstruct().split()) for entry in document.glossary)
+
+    assert words(rtf) == words(doc)
+    assert (len(doc.glossary), len(rtf.glossary)) == (221, 160)
