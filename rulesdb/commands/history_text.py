@@ -68,8 +68,7 @@ def summary_lines(rule: Row, summed: list[Row]) -> Iterator[str]:
                       f"changed inside it, release by release ({releases} releases; "
                       "--step RELEASE: the words of one, --all: every version whole)", dim=True)
     for step in summed:
-        number = step["number"] if step["old_number"] in (None, step["number"]) \
-            else f"{step['old_number']} → {step['number']}"
+        number = subtree.named({"old": step["old_number"], "new": step["number"]})
         run = f"; nothing changed inside {in_editions(step['run'])}" if step["run"] else ""
         if step["old_doc"] is None:
             yield click.style(f"{step['new_doc']}  {number}  [first]", bold=True) \
@@ -84,9 +83,7 @@ def _named(changes: list[Row]) -> list[str]:
     """"edited: 500.1 500.4", "renumbered: 502.3c → 502.3b", … in the diff's order."""
     parts = []
     for op in subtree.NAMED:
-        numbers = [change["new"] or change["old"] if change["old"] in (None, change["new"])
-                   or change["new"] is None else f"{change['old']} → {change['new']}"
-                   for change in changes if change["op"] == op]
+        numbers = [subtree.named(change) for change in changes if change["op"] == op]
         if numbers:
             parts.append(f"{op}: {' '.join(numbers)}")
     return parts

@@ -143,6 +143,22 @@ def step_diff(conn: sqlite3.Connection, rule_id: int, new_doc: str) -> Row | Non
     return {**found, "step": step}
 
 
+def named(change: Row) -> str:
+    """A change of a step named as a history names a rule: "502.3c → 502.3b" for a new
+    number, else its number."""
+    if change["old"] and change["new"] and change["old"] != change["new"]:
+        return f"{change['old']} → {change['new']}"
+    return change["new"] or change["old"]
+
+
+def placed(change: Row, step: Row) -> tuple[str, str]:
+    """The release and number of a step's changed rule (the new release's, or the old one's
+    for a rule removed), whose history a summary links."""
+    if change["new"]:
+        return step["new_doc"], change["new"]
+    return step["old_doc"], change["old"]
+
+
 def described(counts: dict[str, int]) -> str:
     """"3 edited, 1 added" (the diff's order)."""
     return ", ".join(f"{n} {op}" for op, n in counts.items()) or "nothing changed"

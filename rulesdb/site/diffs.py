@@ -67,6 +67,24 @@ def _cached(conn: sqlite3.Connection, kind: str, old: str, new: str) -> Row:
     return _CACHE[key]
 
 
+def shown_change(item: Row, old: str, new: str) -> Row:
+    """A change of a diff (`lineage_query.diff`) as a row of a page: its numbers linked in
+    documents `old` and `new`, its texts side by side."""
+    old_text = item.get("old_text", item.get("text") if item["old"] else None)
+    new_text = item.get("new_text", item.get("text") if item["new"] else None)
+    old_html, new_html = side_by_side(old_text, new_text)
+    return {
+        "change": item["op"], "similarity": item["similarity"],
+        "old_number": item["old"], "new_number": item["new"],
+        "old_url": rule_url(old, item["old"]) if item["old"] else None,
+        "new_url": rule_url(new, item["new"]) if item["new"] else None,
+        "old_html": old_html if item["old"] else "",
+        "new_html": new_html if item["new"] else "",
+        "citations_only": item.get("citations_only", False),
+        "set_by_hand": item.get("set_by_hand", False), "note": item.get("note"),
+    }
+
+
 def diff_page(conn: sqlite3.Connection, old: str, new: str, change: str | None = None,
               page: int = 1) -> Row | None:
     """The changes between two documents, a page at a time; None when one does not exist
@@ -81,21 +99,8 @@ def diff_page(conn: sqlite3.Connection, old: str, new: str, change: str | None =
         chosen = [c for c in data["changes"] if c["op"] not in HIDDEN_BY_DEFAULT]
     if page > 1 and (page - 1) * PAGE_SIZE >= len(chosen):
         return None
-    shown = []
-    for item in chosen[(page - 1) * PAGE_SIZE: page * PAGE_SIZE]:
-        old_text = item.get("old_text", item.get("text") if item["old"] else None)
-        new_text = item.get("new_text", item.get("text") if item["new"] else None)
-        old_html, new_html = side_by_side(old_text, new_text)
-        shown.append({
-            "change": item["op"], "similarity": item["similarity"],
-            "old_number": item["old"], "new_number": item["new"],
-            "old_url": rule_url(old, item["old"]) if item["old"] else None,
-            "new_url": rule_url(new, item["new"]) if item["new"] else None,
-            "old_html": old_html if item["old"] else "",
-            "new_html": new_html if item["new"] else "",
-            "citations_only": item.get("citations_only", False),
-            "set_by_hand": item.get("set_by_hand", False), "note": item.get("note"),
-        })
+    shown = [shown_change(item, old, new)
+             for item in chosen[(page - 1) * PAGE_SIZE: page * PAGE_SIZE]]
     base = f"/diff/{old}/{new}"
     query = f"?change={change}&" if change else "?"
     return {

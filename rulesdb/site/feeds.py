@@ -179,12 +179,9 @@ def summary_feed(conn: sqlite3.Connection, rule: dict[str, Any], url: Url) -> st
 
 def _named(change: dict[str, Any], step: dict[str, Any], url: Url) -> str:
     """A change of a summed-up step as a list item linked to the rule's history."""
-    doc, number = ((step["new_doc"], change["new"]) if change["new"]
-                   else (step["old_doc"], change["old"]))
-    label = number if change["old"] in (None, change["new"]) or change["new"] is None \
-        else f"{change['old']} → {change['new']}"
-    href = html.escape(url(rule_url(doc, number) + "/history"))
-    return f'<li><a href="{href}">{html.escape(label)}</a> {html.escape(change["op"])}</li>'
+    href = html.escape(url(rule_url(*subtree.placed(change, step)) + "/history"))
+    return (f'<li><a href="{href}">{html.escape(subtree.named(change))}</a> '
+            f'{html.escape(change["op"])}</li>')
 
 
 def _repeated(run: list[str]) -> str:

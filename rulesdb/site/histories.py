@@ -13,7 +13,7 @@ from ..lineage.changes import steps
 from ..lineage.fold import fold_history, run_note
 from ..lookup.query import in_editions
 from ..numbers import normalize_number
-from .diffs import side_by_side
+from .diffs import shown_change, side_by_side
 from .pages import Row, document, rows
 from .render import glossary_url, rule_url
 
@@ -128,15 +128,9 @@ def _step(item: Row, base: str) -> Row:
 
 
 def _change(change: Row, step: Row) -> Row:
-    """A change of a step named as a history names it, linked to the history of the rule
-    (in the new release, or in the old one for a rule removed)."""
-    label = change["new"] or change["old"]
-    if change["old"] and change["new"] and change["old"] != change["new"]:
-        label = f"{change['old']} → {change['new']}"
-    doc, number = ((step["new_doc"], change["new"]) if change["new"]
-                   else (step["old_doc"], change["old"]))
-    return {"op": change["op"], "label": label,
-            "history_url": rule_url(doc, number) + "/history"}
+    """A change of a step named as a history names it, linked to the history of the rule."""
+    return {"op": change["op"], "label": subtree.named(change),
+            "history_url": rule_url(*subtree.placed(change, step)) + "/history"}
 
 
 def step_page(conn: sqlite3.Connection, rule: Row, new_doc: str, page: int) -> Row | None:
@@ -150,18 +144,8 @@ def step_page(conn: sqlite3.Connection, rule: Row, new_doc: str, page: int) -> R
     if not 1 <= page <= pages:
         return None
     step, base = found["step"], rule_url(rule["document"], rule["number"])
-    shown = []
-    for change in changes[(page - 1) * CHANGES_PER_PAGE: page * CHANGES_PER_PAGE]:
-        old_text = change.get("old_text", change.get("text") if change["old"] else None)
-        new_text = change.get("new_text", change.get("text") if change["new"] else None)
-        old_html, new_html = side_by_side(old_text, new_text)
-        shown.append({**_change(change, step), "similarity": change["similarity"],
-                      "old_number": change["old"], "new_number": change["new"],
-                      "old_url": rule_url(step["old_doc"], change["old"]) if change["old"]
-                      else None,
-                      "new_url": rule_url(new_doc, change["new"]) if change["new"] else None,
-                      "old_html": old_html if change["old"] else "",
-                      "new_html": new_html if change["new"] else ""})
+    shown = [{**shown_change(change, step["old_doc"], new_doc), **_change(change, step)}
+             for change in changes[(page - 1) * CHANGES_PER_PAGE: page * CHANGES_PER_PAGE]]
     step_url = f"{base}/history?step={new_doc}"
     return {"rule": rule, "document": document(conn, rule["document"]), "rule_url": base,
             "step": {**step, "described": subtree.described(found["counts"])},
