@@ -113,6 +113,7 @@ def test_the_echo_check_finds_markup_of_the_url():
     ("/search?q=trample&doc=cr-1900-01-01", 404),
     ("/search?q=trample&doc=%3Cb%3E", 400),
     ("/search?q=%22unterminated+NEAR(", 200),
+    ("/search?q=" + "a" * 5000, 200),  # read up to 1,000 characters, and says so
     ("/diff?old=x&new=y", 400),
     ("/diff/cr-2009-02-01-flattened/cr-2025-06-06-chapter7?page=0", 400),
     ("/diff/cr-2009-02-01-flattened/cr-2025-06-06-chapter7?page=abc", 400),

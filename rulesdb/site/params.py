@@ -11,7 +11,6 @@ from datasette.utils.asgi import BadRequest
 
 DOC_ID = r"[a-z]+(?:-[a-z]+)*-\d{4}(?:-\d{2}){0,2}(?:-[a-z][a-z0-9]*)?"
 MAX_PAGE = 1_000_000  # no listing of the site has this many pages
-MAX_QUERY = 1000  # characters of a search
 
 
 def page(request: Any) -> int:
@@ -44,10 +43,12 @@ def choice(request: Any, name: str, allowed: tuple[str, ...]) -> str | None:
     return value
 
 
-def text(request: Any, name: str, limit: int = MAX_QUERY) -> str:
-    """`?{name}=` as text of at most `limit` characters, without control characters."""
+def text(request: Any, name: str, limit: int | None = None) -> str:
+    """`?{name}=` as text (of at most `limit` characters when given), without control
+    characters. (The search reads the first 1,000 characters of a longer query and says
+    so: rulesdb.lookup.search.)"""
     value = (request.args.get(name) or "").strip()
-    if len(value) > limit:
+    if limit is not None and len(value) > limit:
         raise BadRequest(f"{name} is longer than {limit:,} characters")
     if re.search(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]", value):
         raise BadRequest(f"{name} holds control characters")
