@@ -3,14 +3,17 @@ version as the words that changed from the version shown before it, in context."
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import shutil
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 import click
 
-from ..lineage.changes import LineChange, alike, compare
-from ..lineage.fold import fold_history, related_key, run_note
+from ..lineage import subtree
+from ..lineage.changes import LineChange, alike, steps
+from ..lineage.fold import fold_history, run_note
 from ..lineage.wordiff import CONTEXT, render_inline
+from ..lookup.query import in_editions
 from .common import wrap
 
 Row = dict[str, Any]
@@ -19,38 +22,28 @@ LINES_PER_VERSION = 8  # lines under one version, then how many more there are
 REWRITTEN = 0.5  # a text keeping fewer of its words is shown whole, not word by word
 
 
-def history_lines(entries: list[Row], every: bool = False) -> Iterator[str]:
-    """The lines to print: every edition whole with `every`, else the folded history."""
+def history_lines(entries: Iterable[Row], every: bool = False) -> Iterator[str]:
+    """The lines to print: every edition whole with `every` (each line of a heading's
+    subtree, as printed: wrapping 17 MB of a chapter's versions took seconds), else the
+    folded history."""
     if every:
-        for entry in entries:
-            yield _head(entry, entry["number"], entry["change"])
-            yield from _whole(entry["text"])
+        for step in steps(entries):
+            yield _head(step.item, step.number, step.label)
+            yield from ("  " + line for line in step.item["text"].split("\n"))
         return
+    entries = list(entries)
     items = fold_history(entries)
     if len(items) < len(entries):
         yield click.style(f"{len(entries)} versions and related texts in "
                           f"{len({e['doc'] for e in entries})} documents, {len(items)} shown "
                           "(runs of editions that repeat one folded; --all: every edition)",
                           dim=True)
-    shown: dict[tuple[str, str], Row] = {}  # the last item shown of each related text
-    rule: Row | None = None  # and of the rule
-    for item in items:
-        concept = item["change"] == "concept"
-        if concept:
-            before = shown.get(related_key(item))
-            shown[related_key(item)] = item
-        else:
-            before, rule = rule, item
-        if before is None:
-            yield _head(item, item["number"], item["change"]) + run_note(item)
+    for step in steps(items):
+        item, before, comparison = step.item, step.before, step.comparison
+        yield _head(item, step.number, step.label) + run_note(item)
+        if before is None or comparison is None:
             yield from _whole(item["text"])
             continue
-        comparison = compare(before["text"], item["text"])
-        label = comparison.label(item["change"], before["number"] != item["number"]
-                                 and not concept)
-        number = item["number"] if before["number"] == item["number"] or concept \
-            else f"{before['number']} → {item['number']}"
-        yield _head(item, number, label) + run_note(item)
         body: list[str] = []
         if comparison.own and alike(comparison.own) < REWRITTEN:
             body += _capped(wrap("rewritten: " + item["text"].split("\n")[0], "  "))
@@ -64,6 +57,45 @@ def history_lines(entries: list[Row], every: bool = False) -> Iterator[str]:
             body = [*body[:LINES_PER_VERSION - 1], f"  … {more} more line(s) of changes "
                     "(--all: every version whole)"]
         yield from body
+
+
+def summary_lines(rule: Row, summed: list[Row]) -> Iterator[str]:
+    """A large subtree's history summed up (`rulesdb.lineage.subtree.summary`): a line per
+    release in which something inside it changed, with the counts, and a line naming the
+    first rules of each kind of change."""
+    releases = sum(1 + len(step["run"]) for step in summed)
+    yield click.style(f"{rule['number']} holds more than {subtree.SUMMARY_AFTER} rules: what "
+                      f"changed inside it, release by release ({releases} releases; "
+                      "--step RELEASE: the words of one, --all: every version whole)", dim=True)
+    for step in summed:
+        number = subtree.named({"old": step["old_number"], "new": step["number"]})
+        run = f"; nothing changed inside {in_editions(step['run'])}" if step["run"] else ""
+        if step["old_doc"] is None:
+            yield click.style(f"{step['new_doc']}  {number}  [first]", bold=True) \
+                + f"  {step['size']} rules{run}"
+            continue
+        yield click.style(f"{step['new_doc']}  {number}", bold=True) \
+            + f"  {subtree.described(step['counts'])}{run}"
+        yield _fitted(_named(step["changes"]), "  ")
+
+
+def _named(changes: list[Row]) -> list[str]:
+    """"edited: 500.1 500.4", "renumbered: 502.3c → 502.3b", … in the diff's order."""
+    parts = []
+    for op in subtree.NAMED:
+        numbers = [subtree.named(change) for change in changes if change["op"] == op]
+        if numbers:
+            parts.append(f"{op}: {' '.join(numbers)}")
+    return parts
+
+
+def _fitted(parts: list[str], indent: str) -> str:
+    """`parts` joined with "; " on one line of the terminal's width, cut with "…"."""
+    width = max(40, min(shutil.get_terminal_size((100, 24)).columns, 100)) - len(indent)
+    line = "; ".join(parts)
+    if len(line) <= width:
+        return indent + line
+    return indent + line[:width - 2].rsplit(" ", 1)[0] + " …"
 
 
 def _head(entry: Row, number: str, change: str) -> str:

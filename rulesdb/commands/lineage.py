@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import click
 
 from .common import (
+    NotFound,
     check_document,
     db_option,
     echo_json,
@@ -247,9 +250,13 @@ def _html(result: dict[str, Any], context: int | None = 12) -> str:
               "that has it].")
 @db_option
 @click.option("--all", "every", is_flag=True,
-              help="Every edition on its own lines, not runs of unchanged editions folded.")
+              help="Every version whole, each edition on its own lines (streamed), not runs "
+                   "of unchanged editions folded nor a large subtree summed up.")
+@click.option("--step", "step", metavar="RELEASE",
+              help="Only what changed inside the rule (its subrules included) from the "
+                   "release before RELEASE to RELEASE, word by word.")
 @json_option
-def history(number: str, doc_id: str | None, db_path: Path, every: bool,
+def history(number: str, doc_id: str | None, db_path: Path, every: bool, step: str | None,
             as_json: bool) -> None:
     """Every version of a rule across the documents, oldest first, with what changed.
 
@@ -257,8 +264,12 @@ def history(number: str, doc_id: str | None, db_path: Path, every: bool,
     the run of editions that repeat it ("unchanged in 14 more editions, …"; editions that
     differ only in typography or in the numbers of the rules they cite join the run); a
     renumbering shows as "502.9 → 702.17"; each related glossary entry or ruling is shown
-    once per run of editions that repeat it. --all shows every edition whole; --json has
-    every edition.
+    once per run of editions that repeat it.
+
+    A chapter or section holding more than 20 rules is summed up instead: per release,
+    what changed inside it (counts of rules edited, renumbered, added, removed, and their
+    numbers); --step RELEASE gives the words of one release's changes. --all shows every
+    version whole, as it is read; --json has every version (streamed as well).
 
     NUMBER is a rule number, or a keyword or heading ("Banding"): then the path of the
     concept through rulebooks, rulings and CR editions is shown.
@@ -266,22 +277,52 @@ def history(number: str, doc_id: str | None, db_path: Path, every: bool,
     Example:
 
         rulesdb history 702.19
+        rulesdb history 7
+        rulesdb history 7 --step cr-2026-01-16
         rulesdb history Banding --json
     """
-    from ..lineage.query import history as rule_history
+    from ..lineage import query as lineage_query
+    from ..lineage import subtree
+    from .history_text import history_lines, summary_lines
 
     conn = open_db(db_path)
     check_document(conn, doc_id)
-    entries = rule_history(conn, number, doc_id)
-    if entries is None:
+    check_document(conn, step)
+    rule = lineage_query.history_rule(conn, number, doc_id)
+    if rule is None:
         raise not_found(conn, number, doc_id, "rule or keyword")
-    if as_json:
-        echo_json(entries)
+    if step:
+        found = subtree.step_diff(conn, rule["id"], step)
+        if found is None:
+            raise NotFound(f"nothing changed inside {rule['number']} in {step}, or it is "
+                           "not in that release; `rulesdb history` lists the releases "
+                           "that changed it")
+        if as_json:
+            echo_json({k: v for k, v in found.items() if k != "step"})
+        else:
+            click.echo(_text(found))
         return
-    from .history_text import history_lines
-
-    for line in history_lines(entries, every):
+    if as_json:
+        _stream_json(lineage_query.streamed_history(conn, rule))
+        return
+    if every:
+        lines = history_lines(lineage_query.streamed_history(conn, rule), every=True)
+    elif subtree.summarized(conn, rule["id"]):
+        lines = summary_lines(rule, subtree.summary(conn, rule["id"]))
+    else:
+        lines = history_lines(lineage_query.history(conn, number, doc_id) or [])
+    for line in lines:
         click.echo(line)
+
+
+def _stream_json(entries: Iterator[dict[str, Any]]) -> None:
+    """A JSON array of `entries` written as they come, as `echo_json` writes a list."""
+    opened = False
+    for entry in entries:
+        text = json.dumps(entry, indent=2, ensure_ascii=False).replace("\n", "\n  ")
+        click.echo(("," if opened else "[") + "\n  " + text, nl=False)
+        opened = True
+    click.echo("\n]" if opened else "[]")
 
 
 COMMANDS = [diff, history]

@@ -230,6 +230,11 @@ def ensure_schema(db: sqlite_utils.Database, tables: list[str] | None = None) ->
         # the few entries that name several terms (`rulesdb glossary controller`)
         db.execute("CREATE INDEX IF NOT EXISTS idx_glossary_aliases ON glossary (aliases) "
                    "WHERE aliases != '[]'")
+    if tables is None or "alignments" in tables:
+        # the changed rows of each pair (a tenth of them): the diffs and the summed-up
+        # histories of chapters and sections (rulesdb.lineage.subtree) read only those
+        db.execute("CREATE INDEX IF NOT EXISTS idx_alignments_changed ON alignments "
+                   "(new_doc, old_doc) WHERE change != 'unchanged'")
     if tables is None or "term_uses" in tables:
         # only the texts of examples: the rule_id index holds every row already
         db.execute("CREATE INDEX IF NOT EXISTS idx_term_uses_example_id "

@@ -7,11 +7,13 @@ shows these, not the whole text again.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from difflib import SequenceMatcher
+from typing import Any
 
 from . import wordiff
-from .fold import same_key
+from .fold import related_key, same_key
 from .text import key_ratio, normalize
 
 SIMILAR = 0.5  # two lines at least this alike (word ratio) are one line edited
@@ -49,6 +51,54 @@ class Comparison:
             return change
         return ("edited" if self.own else "subrules changed" if self.lines
                 else "renumbered" if renumbered else "unchanged")
+
+
+@dataclass(frozen=True)
+class Step:
+    """A folded item (`fold.fold_history`) as a history shows it: against the item shown
+    before it of the same rule, or of the same related text (None: the first)."""
+
+    item: dict[str, Any]
+    before: dict[str, Any] | None
+    comparison: Comparison | None  # None for the first
+
+    @property
+    def label(self) -> str:
+        """What the change is called, in the terminal, on the site and in the feed alike:
+        first, edited, subrules changed, renumbered, renumbered_edited, split, merged,
+        unchanged, or concept (a related text)."""
+        if self.before is None or self.comparison is None:
+            return self.item["change"]
+        return self.comparison.label(self.item["change"], self.renumbered)
+
+    @property
+    def renumbered(self) -> bool:
+        """Whether the rule has another number than the version before it."""
+        return (self.before is not None and self.item["change"] != "concept"
+                and self.before["number"] != self.item["number"])
+
+    @property
+    def number(self) -> str:
+        """"502.9 → 702.17" for a new number, else the number."""
+        if self.renumbered and self.before is not None:
+            return f"{self.before['number']} → {self.item['number']}"
+        return self.item["number"]
+
+
+def steps(items: list[dict[str, Any]]) -> Iterator[Step]:
+    """The folded items of a history in order, each compared with the item shown before it:
+    a version with the rule's version before it, a related text with the last one of its
+    kind and name (`fold.related_key`)."""
+    shown: dict[tuple[str, str], dict[str, Any]] = {}
+    rule: dict[str, Any] | None = None
+    for item in items:
+        if item["change"] == "concept":
+            before = shown.get(related_key(item))
+            shown[related_key(item)] = item
+        else:
+            before, rule = rule, item
+        yield Step(item, before, None if before is None else compare(before["text"],
+                                                                     item["text"]))
 
 
 def split_lines(text: str) -> tuple[str, list[tuple[str | None, str]]]:

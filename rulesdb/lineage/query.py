@@ -10,9 +10,11 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
-from collections import Counter
+from collections import Counter, OrderedDict
+from collections.abc import Iterator
 from typing import Any
 
+from ..db.replacing import file_stamp
 from ..lookup.query import find_rule
 from ..numbers import normalize_number
 from . import overrides, wordiff
@@ -21,6 +23,7 @@ from .align import Change, Coverage, RuleRec, align
 Row = dict[str, Any]
 OP_ORDER = ("edited", "renumbered_edited", "split", "merged", "renumbered", "added", "removed",
             "outside_coverage")
+CHAPTER = re.compile(r"\d")  # a chapter of the Comprehensive Rules: "7"
 RULE_NUMBER = re.compile(r"\d{1,3}(?:\.\d+[a-z]?)?|[A-Z](?:\.[\w-]+)*")
 
 
@@ -41,14 +44,32 @@ def compute_changes(conn: sqlite3.Connection, old_doc: str, new_doc: str) -> lis
     return aligned(conn, old_doc, new_doc, old_rules, new_rules, old_cover, new_cover)
 
 
+# Alignments computed on the fly, kept by database file and pair: aligning two distant
+# editions takes most of a second, and the site's diff, its pages and its renumbering list
+# each ask for it (a file replaced by `rulesdb add` has another stamp)
+_ALIGNED: OrderedDict[tuple[Any, ...], list[Change]] = OrderedDict()
+ALIGNED_KEPT = 8
+
+
 def aligned(conn: sqlite3.Connection, old_doc: str, new_doc: str, old_rules: list[RuleRec],
             new_rules: list[RuleRec], old_cover: Coverage, new_cover: Coverage) -> list[Change]:
-    """`align` of two documents' rules, with the overrides stored for the pair applied."""
+    """`align` of two documents' rules (read from `conn`: `edition`), with the overrides
+    stored for the pair applied."""
+    path = conn.execute("PRAGMA database_list").fetchone()[2]
+    stamp = file_stamp(path) if path else None
+    key = (path, stamp, old_doc, new_doc)
+    if stamp is not None and key in _ALIGNED:
+        _ALIGNED.move_to_end(key)
+        return list(_ALIGNED[key])
     changes = align(old_rules, new_rules, old_cover, new_cover)
     hand_set = overrides.stored(conn, old_doc, new_doc)
     if hand_set:
         changes = overrides.apply(changes, hand_set, {r.number: r for r in old_rules},
                                   {r.number: r for r in new_rules})
+    if stamp is not None:
+        _ALIGNED[key] = list(changes)
+        while len(_ALIGNED) > ALIGNED_KEPT:
+            _ALIGNED.popitem(last=False)
     return changes
 
 
@@ -101,9 +122,12 @@ def alignment(conn: sqlite3.Connection, old_doc: str, new_doc: str,
 
 
 def in_section(number: str | None, section: str) -> bool:
-    """Whether `number` is `section` or lies under it (702 → 702.19a; 702.19 → 702.19a)."""
+    """Whether `number` is `section` or lies under it (7 → 702.19a; 702 → 702.19a;
+    702.19 → 702.19a)."""
     if not number:
         return False
+    if CHAPTER.fullmatch(section):  # its sections are numbered 700-799
+        return number == section or bool(re.fullmatch(section + r"\d\d(?:\..*)?", number))
     return (number == section or number.startswith(section + ".")
             or bool(re.fullmatch(re.escape(section) + r"[a-z]", number)))
 
@@ -190,18 +214,55 @@ def find_concept_rule(conn: sqlite3.Connection, name: str, doc_id: str | None) -
 
 def history(conn: sqlite3.Connection, number: str, doc_id: str | None = None) -> list[Row] | None:
     """Every version of a rule (or of the concept a keyword/heading names), oldest first."""
+    rule = history_rule(conn, number, doc_id)
+    if rule is None:
+        return None
+    ids = members(conn, rule)
+    return _sorted(_versions(conn, ids) + _concepts(conn, ids))
+
+
+def history_rule(conn: sqlite3.Connection, number: str, doc_id: str | None = None) -> Row | None:
+    """The rule whose history `number` asks for: the rule of that number (in `doc_id`, else
+    in the newest document that has it), else the rule a keyword or heading names."""
     rule = find_rule(conn, number, doc_id)
     if rule is None and not RULE_NUMBER.fullmatch(normalize_number(number)):
         rule = find_concept_rule(conn, number, doc_id)
-    if rule is None:
-        return None
+    return rule
+
+
+def members(conn: sqlite3.Connection, rule: Row) -> list[int]:
+    """The ids of every version of `rule` (its lineage), the rule alone without one."""
     lineage = _lineage_of(conn, rule)
     if lineage is None:
-        members = [rule["id"]]
-    else:
-        members = [row[0] for row in conn.execute(
-            "SELECT rule_id FROM lineages WHERE lineage = ?", [lineage])]
-    entries = _versions(conn, members) + _concepts(conn, members)
+        return [rule["id"]]
+    return [row[0] for row in conn.execute("SELECT rule_id FROM lineages WHERE lineage = ?",
+                                           [lineage])]
+
+
+def streamed_history(conn: sqlite3.Connection, rule: Row, chunk: int = 8) -> Iterator[Row]:
+    """`history` of `rule`, the headings' texts (with their subtrees) read `chunk` versions
+    at a time as they are yielded: the versions of a chapter hold 17 MB of text at full
+    history."""
+    ids = members(conn, rule)
+    entries = _sorted(_versions(conn, ids, texts=False) + _concepts(conn, ids))
+    for at, entry in enumerate(entries):
+        if "_id" in entry:
+            unread = [e for e in entries[at:] if "_id" in e][:chunk]
+            texts = _full_texts(conn, [{"id": e["_id"], "title": e["_title"], "text": e["text"]}
+                                       for e in unread])
+            for other in unread:
+                other["text"] = texts[other.pop("_id")]
+                del other["_title"]
+        yield entry
+
+
+def related(conn: sqlite3.Connection, rule: Row) -> list[Row]:
+    """The related texts of `rule`'s history (glossary entries, rulings, rulebook
+    paragraphs: `history`'s entries with change "concept"), oldest first."""
+    return _sorted(_concepts(conn, members(conn, rule)))
+
+
+def _sorted(entries: list[Row]) -> list[Row]:
     entries.sort(key=lambda e: (e.pop("_date") or "", e.pop("_rank")))
     return entries
 
@@ -217,7 +278,9 @@ def _lineage_of(conn: sqlite3.Connection, rule: Row) -> str | None:
     return row[0] if row else None
 
 
-def _versions(conn: sqlite3.Connection, members: list[int]) -> list[Row]:
+def _versions(conn: sqlite3.Connection, members: list[int], texts: bool = True) -> list[Row]:
+    """The versions of a lineage, oldest first; without `texts`, a heading's own text and
+    "_id" and "_title" to read its subtree's by."""
     marks = ",".join("?" * len(members))
     rows = [dict(row) for row in conn.execute(
         f"SELECT rules.id, rules.document, rules.number, rules.title, rules.text, "
@@ -230,12 +293,14 @@ def _versions(conn: sqlite3.Connection, members: list[int]) -> list[Row]:
         f"WHERE new_rule_id IN ({marks}) AND old_rule_id IN ({marks}) ORDER BY similarity",
         [*members, *members])}
     bridged = _bridged(conn, rows)
-    texts = _full_texts(conn, rows)
+    full = _full_texts(conn, rows) if texts else {}
     entries = []
     previous: Row | None = None
     for row in rows:
-        entry = {"doc": row["document"], "number": row["number"], "text": texts[row["id"]],
-                 "change": "first"}
+        entry = {"doc": row["document"], "number": row["number"],
+                 "text": full.get(row["id"], row["text"]), "change": "first"}
+        if not texts:
+            entry.update(_id=row["id"], _title=row["title"])
         if previous is not None:
             change, detail = incoming.get(row["id"], ("aligned", None))
             entry["change"] = change

@@ -1,6 +1,5 @@
-"""Diff and history pages, from the lineage layer's lookups (`rulesdb.lineage.query`) and its
-word-level differences (`rulesdb.lineage.wordiff`): the site shows what `rulesdb diff` and
-`rulesdb history` print."""
+"""Diff pages, from the lineage layer's lookups (`rulesdb.lineage.query`) and its word-level
+differences (`rulesdb.lineage.wordiff`): the site shows what `rulesdb diff` prints."""
 
 from __future__ import annotations
 
@@ -13,11 +12,10 @@ from markupsafe import Markup
 from ..db.replacing import file_stamp
 from ..lineage import query as lineage_query
 from ..lineage import wordiff
-from ..lineage.fold import fold_history, run_note
 from ..lineage.renumbered import renumbered
 from . import releases
 from .pages import Row, document, documents, rows
-from .render import glossary_url, rule_url
+from .render import rule_url
 
 PAGE_SIZE = 100
 # Changes listed when no filter is given; rules outside the other document's coverage are
@@ -69,9 +67,28 @@ def _cached(conn: sqlite3.Connection, kind: str, old: str, new: str) -> Row:
     return _CACHE[key]
 
 
+def shown_change(item: Row, old: str, new: str) -> Row:
+    """A change of a diff (`lineage_query.diff`) as a row of a page: its numbers linked in
+    documents `old` and `new`, its texts side by side."""
+    old_text = item.get("old_text", item.get("text") if item["old"] else None)
+    new_text = item.get("new_text", item.get("text") if item["new"] else None)
+    old_html, new_html = side_by_side(old_text, new_text)
+    return {
+        "change": item["op"], "similarity": item["similarity"],
+        "old_number": item["old"], "new_number": item["new"],
+        "old_url": rule_url(old, item["old"]) if item["old"] else None,
+        "new_url": rule_url(new, item["new"]) if item["new"] else None,
+        "old_html": old_html if item["old"] else "",
+        "new_html": new_html if item["new"] else "",
+        "citations_only": item.get("citations_only", False),
+        "set_by_hand": item.get("set_by_hand", False), "note": item.get("note"),
+    }
+
+
 def diff_page(conn: sqlite3.Connection, old: str, new: str, change: str | None = None,
               page: int = 1) -> Row | None:
-    """The changes between two documents, a page at a time; None when one does not exist."""
+    """The changes between two documents, a page at a time; None when one does not exist
+    or the page is past the last."""
     old_doc, new_doc = document(conn, old), document(conn, new)
     if old_doc is None or new_doc is None:
         return None
@@ -80,22 +97,10 @@ def diff_page(conn: sqlite3.Connection, old: str, new: str, change: str | None =
         chosen = [c for c in data["changes"] if c["op"] == change]
     else:
         chosen = [c for c in data["changes"] if c["op"] not in HIDDEN_BY_DEFAULT]
-    page = max(1, page)
-    shown = []
-    for item in chosen[(page - 1) * PAGE_SIZE: page * PAGE_SIZE]:
-        old_text = item.get("old_text", item.get("text") if item["old"] else None)
-        new_text = item.get("new_text", item.get("text") if item["new"] else None)
-        old_html, new_html = side_by_side(old_text, new_text)
-        shown.append({
-            "change": item["op"], "similarity": item["similarity"],
-            "old_number": item["old"], "new_number": item["new"],
-            "old_url": rule_url(old, item["old"]) if item["old"] else None,
-            "new_url": rule_url(new, item["new"]) if item["new"] else None,
-            "old_html": old_html if item["old"] else "",
-            "new_html": new_html if item["new"] else "",
-            "citations_only": item.get("citations_only", False),
-            "set_by_hand": item.get("set_by_hand", False), "note": item.get("note"),
-        })
+    if page > 1 and (page - 1) * PAGE_SIZE >= len(chosen):
+        return None
+    shown = [shown_change(item, old, new)
+             for item in chosen[(page - 1) * PAGE_SIZE: page * PAGE_SIZE]]
     base = f"/diff/{old}/{new}"
     query = f"?change={change}&" if change else "?"
     return {
@@ -127,42 +132,3 @@ def renumbered_page(conn: sqlite3.Connection, old: str, new: str) -> Row | None:
 def diff_index(conn: sqlite3.Connection) -> Row:
     """The diff chooser: every document and the stored pairs."""
     return {"documents": documents(conn), "pairs": pairs(conn)}
-
-
-def versions(conn: sqlite3.Connection, doc_id: str, number: str) -> list[Row] | None:
-    """`lineage_query.history` with a page URL on each entry; None when there is no rule."""
-    found = lineage_query.history(conn, number, doc_id)
-    if found is None:
-        return None
-    for entry in found:
-        if entry["number"].startswith("glossary: "):
-            entry["url"] = glossary_url(entry["doc"], entry["number"][len("glossary: "):])
-        else:
-            entry["url"] = rule_url(entry["doc"], entry["number"])
-        entry["current"] = (entry["doc"], entry["number"]) == (doc_id, number)
-    return found
-
-
-def history_page(conn: sqlite3.Connection, doc_id: str, number: str) -> Row | None:
-    """Every version of a rule across editions, oldest first, each compared word by word with
-    the version before it, and the related texts of other documents; None without a rule."""
-    found = rows(conn, "SELECT * FROM rules WHERE document = ? AND number = ?",
-                 [doc_id, number.strip().rstrip(".")])
-    if not found:
-        return None
-    rule = found[0]
-    entries = fold_history(versions(conn, doc_id, rule["number"]) or [])
-    chain: list[dict[str, Any]] = []
-    for entry in (e for e in entries if e["change"] != "concept"):
-        previous = chain[-1] if chain else None
-        entry["previous"] = previous
-        entry["old_html"], entry["new_html"] = side_by_side(
-            previous["text"] if previous else entry["text"], entry["text"])
-        entry["run_note"] = run_note(entry).removeprefix("; ")
-        entry["run_links"] = [(doc, rule_url(doc, entry["number"])) for doc in entry["run"]]
-        chain.append(entry)
-    related = [e for e in entries if e["change"] == "concept"]
-    for entry in related:
-        entry["run_note"] = run_note(entry).removeprefix("; ")
-    return {"rule": rule, "document": document(conn, doc_id), "versions": chain,
-            "related": related, "rule_url": rule_url(doc_id, rule["number"])}

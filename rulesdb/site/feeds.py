@@ -20,12 +20,13 @@ from typing import Any
 
 from datasette.utils.asgi import NotFound, Response
 
-from ..lineage.changes import compare
+from ..lineage import subtree
+from ..lineage.changes import Step, steps
 from ..lineage.fold import fold_history
 from ..lineage.wordiff import render_inline_html
 from ..lookup.query import in_editions
 from ..numbers import normalize_number
-from . import diffs, releases
+from . import diffs, histories, releases
 from .render import rule_url
 
 ATOM = "http://www.w3.org/2005/Atom"
@@ -121,23 +122,66 @@ def history_feed(conn: sqlite3.Connection, doc: str, number: str, url: Url) -> s
     """The feed of a rule's versions that changed (as its history page folds them), newest
     first; None without such a rule."""
     number = normalize_number(number)
-    found = diffs.versions(conn, doc, number)
-    if found is None or not any(v["doc"] == doc and v["number"] == number for v in found):
+    rule = histories.the_rule(conn, doc, number)
+    if rule is None:
         return None
+    if subtree.summarized(conn, rule["id"]):
+        return summary_feed(conn, rule, url)
+    found = histories.versions(conn, doc, number) or []
     chain = [item for item in fold_history(found) if item["change"] != "concept"]
     dates = dict(conn.execute("SELECT id, effective_date FROM documents").fetchall())
     path = f"{rule_url(doc, number)}/history"
     feed = _feed(f"history/{doc}/{number}", f"History of {number} ({doc})",
                  url(path + ".atom"), url(path),
                  timestamp(max((dates[v["doc"]] or "" for v in chain), default=None)))
-    for before, version in reversed(list(zip([None, *chain], chain, strict=False))):
-        title, content = _version(before, version)
+    for step in reversed(list(steps(chain))):
+        version = step.item
+        title, content = _version(step)
         summary = _repeated(version["run"]) + (
             f" Set by hand: {version['note']}" if version.get("set_by_hand") else "")
         _entry(feed, f"version/{version['doc']}/{version['number']}", title,
                timestamp(dates[version["doc"]]), url(version["url"]),
                summary.strip() or title, content)
     return _xml(feed)
+
+
+def summary_feed(conn: sqlite3.Connection, rule: dict[str, Any], url: Url) -> str:
+    """The feed of a large subtree's history as its page sums it up (`rulesdb.lineage.subtree`):
+    an entry per release in which something inside it changed, newest first, with the counts
+    and the first rules named, linked to their histories and to the words of the step."""
+    doc, number = rule["document"], rule["number"]
+    dates = dict(conn.execute("SELECT id, effective_date FROM documents").fetchall())
+    base = rule_url(doc, number)
+    found = subtree.summary(conn, rule["id"])
+    feed = _feed(f"history/{doc}/{number}", f"History of {number} ({doc}), summed up",
+                 url(f"{base}/history.atom"), url(f"{base}/history"),
+                 timestamp(max((dates[s["new_doc"]] or "" for s in found), default=None)))
+    for step in reversed(found):
+        where, page = step["new_doc"], url(rule_url(step["new_doc"], step["number"]))
+        summary = f"Nothing changed inside it {in_editions(step['run'])}." if step["run"] else ""
+        if step["old_doc"] is None:
+            title = f"{step['number']} in {where}: first version in this database"
+            content = f"<p>{step['size']} rules.</p>"
+        else:
+            title = f"{step['number']}: {subtree.described(step['counts'])} in {where}"
+            words = url(f"{base}/history?step={where}")
+            named = [_named(change, step, url) for change in step["changes"][:subtree.LISTED]]
+            more = len(step["changes"]) - len(named)
+            content = (f"<p>Against {html.escape(step['old_doc'])}: "
+                       f"{html.escape(subtree.described(step['counts']))}. "
+                       f'<a href="{html.escape(words)}">The words</a></p><ul>{"".join(named)}'
+                       + (f'<li><a href="{html.escape(words)}">{more} more</a></li>'
+                          if more else "") + "</ul>")
+        _entry(feed, f"step/{where}/{step['number']}", title, timestamp(dates[where]), page,
+               (summary or title), content)
+    return _xml(feed)
+
+
+def _named(change: dict[str, Any], step: dict[str, Any], url: Url) -> str:
+    """A change of a summed-up step as a list item linked to the rule's history."""
+    href = html.escape(url(rule_url(*subtree.placed(change, step)) + "/history"))
+    return (f'<li><a href="{href}">{html.escape(subtree.named(change))}</a> '
+            f'{html.escape(change["op"])}</li>')
 
 
 def _repeated(run: list[str]) -> str:
@@ -148,16 +192,13 @@ def _repeated(run: list[str]) -> str:
     return f"Unchanged {in_editions(run)}."
 
 
-def _version(before: dict[str, Any] | None, version: dict[str, Any]) -> tuple[str, str]:
+def _version(step: Step) -> tuple[str, str]:
     """An entry's title and HTML: the first text whole, later ones as what changed."""
+    version, before, comparison = step.item, step.before, step.comparison
     where = f"{version['doc']}"
-    if before is None:
+    if before is None or comparison is None:
         text = html.escape(version["text"]).replace("\n", "<br>")
         return f"{version['number']} in {where}: first version in this database", f"<p>{text}</p>"
-    comparison = compare(before["text"], version["text"])
-    change = comparison.label(version["change"], before["number"] != version["number"])
-    number = version["number"] if before["number"] == version["number"] \
-        else f"{before['number']} → {version['number']}"
     parts = [f"<p>Against {html.escape(before['doc'])} {html.escape(before['number'])}:</p>"]
     if comparison.own:
         parts.append(f"<p>{render_inline_html(list(comparison.own))}</p>")
@@ -167,7 +208,7 @@ def _version(before: dict[str, Any] | None, version: dict[str, Any]) -> tuple[st
             f"{render_inline_html(list(line.ops))}</li>" for line in comparison.lines) + "</ul>")
     if comparison.same:
         parts.append("<p>The same words (typography or the numbers of cited rules aside).</p>")
-    return f"{number} {change} in {where}", "".join(parts)
+    return f"{step.number} {step.label} in {where}", "".join(parts)
 
 
 def _absolute(datasette: Any, request: Any) -> Url:

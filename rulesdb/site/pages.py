@@ -73,15 +73,22 @@ def rule_page(conn: sqlite3.Connection, doc_id: str, number: str) -> Row | None:
     rule = found[0]
     crumbs = [dict(crumb, url=rule_url(doc_id, crumb["number"]))
               for crumb in ancestors(conn, rule["parent_id"])]
-    tree = rows(conn, "WITH RECURSIVE tree(id) AS (SELECT ? UNION ALL SELECT rules.id FROM "
-                      "rules JOIN tree ON rules.parent_id = tree.id) SELECT rules.* FROM rules "
-                      "JOIN tree USING (id) ORDER BY rules.position", [rule["id"]])
+    # the subtree's ids first (rule_rows alone): a chapter's 1,500 texts are read only to
+    # be shown
+    size = conn.execute("WITH RECURSIVE tree(id) AS (SELECT ? UNION ALL SELECT r.id FROM "
+                        "rule_rows r JOIN tree ON r.parent_id = tree.id) SELECT count(*) "
+                        "FROM tree", [rule["id"]]).fetchone()[0]
     children: list[Row] = []
-    if len(tree) > FULL_SUBTREE:
+    if size > FULL_SUBTREE:
         children = [dict(r, url=rule_url(doc_id, r["number"]),
                          label=r["title"] or short(r["text"]))
-                    for r in tree if r["parent_id"] == rule["id"]]
-        tree = tree[:1]
+                    for r in rows(conn, "SELECT * FROM rules WHERE parent_id = ? "
+                                        "ORDER BY position", [rule["id"]])]
+        tree = [rule]
+    else:
+        tree = rows(conn, "WITH RECURSIVE tree(id) AS (SELECT ? UNION ALL SELECT r.id FROM "
+                          "rule_rows r JOIN tree ON r.parent_id = tree.id) SELECT rules.* FROM "
+                          "rules JOIN tree USING (id) ORDER BY rules.position", [rule["id"]])
     items = _render_items(conn, tree)
     siblings = rows(conn, "SELECT number, position FROM rules WHERE document = ? AND "
                           "parent_id IS ? ORDER BY position", [doc_id, rule["parent_id"]])

@@ -32,11 +32,24 @@ from datasette.utils.asgi import NotFound, Response
 from jinja2 import ChoiceLoader, FileSystemLoader
 from markupsafe import Markup, escape
 
+from ..lineage.query import OP_ORDER
 from ..lineage.renumbered import as_csv
 from ..lookup import query
 from ..lookup import search as full_text
 from ..lookup.search import HIT_END, HIT_START, also_in
-from . import bounds, caching, diffs, feeds, guard, lanes, pages, releases
+from . import (
+    bounds,
+    caching,
+    diffs,
+    feeds,
+    guard,
+    histories,
+    lanes,
+    mistakes,
+    pages,
+    params,
+    releases,
+)
 from .render import glossary_url, highlight, rule_url, slug
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
@@ -100,7 +113,7 @@ async def rule(datasette: Any, request: Any) -> Response:
     def load(conn: Any) -> dict | None:
         data = pages.rule_page(conn, doc, number)
         if data is not None:
-            data["history"] = diffs.versions(conn, doc, data["rule"]["number"]) or []
+            data["history"] = histories.rule_history(conn, doc, data["rule"]["number"])
         return data
 
     data = await _db(datasette).execute_fn(load)
@@ -109,8 +122,11 @@ async def rule(datasette: Any, request: Any) -> Response:
 
 async def history(datasette: Any, request: Any) -> Response:
     doc, number = request.url_vars["doc"], request.url_vars["number"]
-    data = await _db(datasette).execute_fn(lambda conn: diffs.history_page(conn, doc, number))
-    return await _page(datasette, request, "rulesdb_history.html", data)
+    page, step = params.page(request), params.document(request, "step")
+    data = await _db(datasette).execute_fn(
+        lambda conn: histories.history_page(conn, doc, number, page, step))
+    template = data["template"] if data else "rulesdb_history.html"
+    return await _page(datasette, request, template, data)
 
 
 async def glossary_index(datasette: Any, request: Any) -> Response:
@@ -126,7 +142,7 @@ async def glossary_entry(datasette: Any, request: Any) -> Response:
 
 
 async def diff_index(datasette: Any, request: Any) -> Response:
-    old, new = request.args.get("old"), request.args.get("new")
+    old, new = params.document(request, "old"), params.document(request, "new")
     if old and new:
         return Response.redirect(f"/diff/{old}/{new}")
     data = await _db(datasette).execute_fn(diffs.diff_index)
@@ -135,11 +151,7 @@ async def diff_index(datasette: Any, request: Any) -> Response:
 
 async def diff(datasette: Any, request: Any) -> Response:
     old, new = request.url_vars["old"], request.url_vars["new"]
-    change = request.args.get("change") or None
-    try:
-        page = int(request.args.get("page") or 1)
-    except ValueError:
-        page = 1
+    change, page = params.choice(request, "change", OP_ORDER), params.page(request)
     data = await _db(datasette).execute_fn(
         lambda conn: diffs.diff_page(conn, old, new, change, page))
     return await _page(datasette, request, "rulesdb_diff.html", data)
@@ -166,8 +178,7 @@ async def search(datasette: Any, request: Any) -> Response:
     the query was read, a rule number taken to its rule. The canned query `search` stays
     for SQL, one row per edition."""
     db = _db(datasette)
-    q = (request.args.get("q") or "").strip()
-    doc = request.args.get("doc") or ""
+    q, doc = params.text(request, "q"), params.document(request, "doc") or ""
     every = request.args.get("all") == "1"
 
     def find(conn: Any) -> Any:
@@ -274,8 +285,12 @@ def prepare_connection(conn: Any, datasette: Any) -> None:
 
 @hookimpl
 def handle_exception(datasette: Any, request: Any, exception: BaseException) -> Any:
-    """A damaged database, or a query past the site's bounds: a page that says so."""
-    return guard.failure_page(datasette, request, exception) if enabled(datasette) else None
+    """A damaged database, a query past the site's bounds, or a visitor's mistake that
+    Datasette takes for a server error: a page that says so."""
+    if not enabled(datasette):
+        return None
+    return (guard.failure_page(datasette, request, exception)
+            or mistakes.bad_request(datasette, request, exception))
 
 
 @hookimpl
@@ -297,9 +312,11 @@ def extra_template_vars(request: Any, datasette: Any) -> dict[str, Any]:
 def startup(datasette: Any) -> None:
     """Datasette prints a traceback with every local variable for every error, a visitor's
     404 included, when `rich` is installed (spaCy installs it): the rules site has it print
-    only real failures (500), as a plain traceback. The ETag of the pages is worked out."""
+    only real failures (500, not a visitor's mistake: rulesdb.site.mistakes), as a plain
+    traceback. The ETag of the pages is worked out."""
     if enabled(datasette):
         from datasette import handle_exception
 
         handle_exception.rich = None
+        mistakes.quiet_tracebacks()
         caching.prepare(datasette)

@@ -14,8 +14,11 @@ from markupsafe import Markup, escape
 
 
 def slug(term: str) -> str:
-    """The URL form of a glossary term: lower case, runs of other characters become '-'."""
-    return re.sub(r"[^a-z0-9]+", "-", term.lower()).strip("-")
+    """The URL form of a glossary term: lower case, runs of other characters become '-';
+    a term without a letter or digit of a-z0-9 ("★/★") is spelled by its code points
+    ("u2605-u002f-u2605")."""
+    found = re.sub(r"[^a-z0-9]+", "-", term.lower()).strip("-")
+    return found or "-".join(f"u{ord(c):04x}" for c in term if not c.isspace())
 
 
 def rule_url(doc: str, number: str) -> str:

@@ -36,12 +36,19 @@ METADATA = Path(__file__).resolve().parent / "metadata.yml"
 DATABASE_NAME = "rules"
 SETTINGS: dict[str, Any] = {
     "sql_time_limit_ms": 1000,
-    "max_returned_rows": 1000,
+    # a page of 1,000 rules was 1.4 MB of HTML, and labelling the foreign keys of 1,000 rows
+    # (the CSV export every table page links) wrote a program past the bounds of a visitor's
+    # query (rulesdb.site.bounds.MAX_PROGRAM: an IN list takes some 4 steps a value; 450
+    # values pass it): 400 rows are 0.6 MB
+    "max_returned_rows": 400,
     "num_sql_threads": 4,
     # Cache-Control: max-age of every page (rulesdb.site.caching): a browser or a CDN serves a
     # page again for a minute, then asks whether it changed (304 when not)
     "default_cache_ttl": 60,
     "allow_download": True,
+    # `.csv?_stream=on` read every row of a table, up to 2.3 million, for one click; the
+    # whole data is the database file (allow_download), served as a file
+    "allow_csv_stream": False,
     # at full history a table has up to 2.3 million rows: suggesting facets reads a column of
     # each several times per page view (1.4 s for /rules/rules)
     "suggest_facets": False,
