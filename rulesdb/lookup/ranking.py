@@ -42,6 +42,7 @@ HOME = 25  # rules: a heading over more is no concept's own rules (for `meet`)
 PROFILE = 40  # words: the most frequent of a concept's own rules stand for them
 LITERAL_MOST = 300  # texts: a glossary term said more often is matched by its stem alone
 STUB = 6  # words: a first rule this short only names its kind ("Flying is an evasion ability.")
+COMMON = 400  # items: a concept said by more only adds to those the rarer ones found
 RERANK = 200  # the best items by coverage whose texts' lengths order near equals
 BUCKET = 0.02  # coverages this close are equal: the denser text comes first
 LENGTH_NORM = 80  # characters: texts shorter than this count as dense as this
@@ -370,30 +371,16 @@ def rank(conn: sqlite3.Connection, scope: Scope, found: list[Evidence],
     weights = [_idf(scope.size, item.count) for item in found]
     total = sum(weights) or 1.0
     # per item: the weighted strengths summed, the weight of the concepts it says, and
-    # which concepts it covers (a bit each)
+    # which concepts it covers (a bit each). A concept said by very many items (a common
+    # word) only adds to the items the rarer concepts found, unless those are too few to
+    # fill the ranking (MaxScore's way: an item with only common words cannot come first).
+    order = sorted(range(len(found)), key=lambda place: found[place].count)
     rules: dict[int, list] = {}
     terms: dict[int, list] = {}
-    for place, (weight, item) in enumerate(zip(weights, found, strict=True)):
-        bit = 1 << place
-        about, near, examples, first = item.about, item.near, item.examples, item.first
-        for index in item.says.union(about, examples, near):
-            says = index in item.says
-            strength = max(about.get(index, 0.0), SAYS if says else 0.0,
-                           IN_EXAMPLE if index in examples else 0.0, near.get(index, 0.0))
-            strength += FIRST_RULE * first.get(index, 0.0)
-            if scope.titled[index]:
-                strength *= HEADING
-            entry = rules.setdefault(index, [0.0, 0.0, 0])
-            entry[0] += weight * strength
-            entry[1] += weight if says else 0.0
-            entry[2] |= bit
-        for gloss_id in item.glossary_says.union(item.glossary_about):
-            strength = max(DEFINES * item.glossary_about.get(gloss_id, 0.0),
-                           SAYS if gloss_id in item.glossary_says else 0.0)
-            entry = terms.setdefault(gloss_id, [0.0, 0.0, 0])
-            entry[0] += weight * strength
-            entry[1] += weight
-            entry[2] |= bit
+    for rarest, place in enumerate(order):
+        common = (rarest > 0 and found[place].count > COMMON
+                  and len(rules) + len(terms) >= RERANK)
+        _add(rules, terms, scope, found[place], weights[place], 1 << place, common)
     held_back = scope.obsolete - (named_obsolete or set())
     ranked = []
     for kind, scores in (("rule", rules), ("glossary", terms)):
@@ -406,6 +393,37 @@ def rank(conn: sqlite3.Connection, scope: Scope, found: list[Evidence],
                                        if bits >> place & 1)))
     ranked.sort(key=lambda item: -item.coverage)
     return _by_density(conn, scope, ranked, exact_terms or set())
+
+
+def _add(rules: dict[int, list], terms: dict[int, list], scope: Scope, item: Evidence,
+         weight: float, bit: int, common: bool) -> None:
+    """One concept's part in each item's score (only the items already there if `common`)."""
+    about, near, examples, first, says_ = (item.about, item.near, item.examples, item.first,
+                                           item.says)
+    indexes = says_.union(about, examples, near)
+    if common:
+        indexes &= rules.keys()
+    for index in indexes:
+        says = index in says_
+        strength = max(about.get(index, 0.0), SAYS if says else 0.0,
+                       IN_EXAMPLE if index in examples else 0.0, near.get(index, 0.0))
+        strength += FIRST_RULE * first.get(index, 0.0)
+        if scope.titled[index]:
+            strength *= HEADING
+        entry = rules.setdefault(index, [0.0, 0.0, 0])
+        entry[0] += weight * strength
+        entry[1] += weight if says else 0.0
+        entry[2] |= bit
+    glossary = item.glossary_says.union(item.glossary_about)
+    if common:
+        glossary &= terms.keys()
+    for gloss_id in glossary:
+        strength = max(DEFINES * item.glossary_about.get(gloss_id, 0.0),
+                       SAYS if gloss_id in item.glossary_says else 0.0)
+        entry = terms.setdefault(gloss_id, [0.0, 0.0, 0])
+        entry[0] += weight * strength
+        entry[1] += weight
+        entry[2] |= bit
 
 
 def _by_density(conn: sqlite3.Connection, scope: Scope, ranked: list[Ranked],

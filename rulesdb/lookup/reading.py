@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import re
 import sqlite3
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from . import porter
 
@@ -54,10 +56,12 @@ class Reading:
     notes: tuple[str, ...] = field(default=())
 
 
-def words_of(text: str) -> list[str]:
+@lru_cache(maxsize=1 << 16)
+def words_of(text: str) -> tuple[str, ...]:
     """The words of a text in lower case (a word's inner apostrophe kept: "can't", "owner's";
-    power/toughness such as "+1/+1" as one word)."""
-    return [word.lower().replace("’", "'") for word in WORD.findall(text)]
+    power/toughness such as "+1/+1" as one word). Remembered: the same headings and terms
+    are read by several steps of a search."""
+    return tuple(word.lower().replace("’", "'") for word in WORD.findall(text))
 
 
 def stem(word: str) -> str:
@@ -71,9 +75,14 @@ def stem(word: str) -> str:
 _STEMS: dict[str, str] = {}
 
 
-def key_of(words: list[str]) -> tuple[str, ...]:
+def key_of(words: Sequence[str]) -> tuple[str, ...]:
     """A phrase as the lexicon compares it: hyphenated words apart, possessives and plural
     endings off ("State-Based Actions" and "state based action" meet)."""
+    return _key(tuple(words))
+
+
+@lru_cache(maxsize=1 << 16)
+def _key(words: tuple[str, ...]) -> tuple[str, ...]:
     out: list[str] = []
     for word in words:
         for part in word.split("-"):
@@ -115,7 +124,9 @@ def lexicon(conn: sqlite3.Connection, doc_id: str | None) -> Lexicon:
     obsolete terms now are), from the database."""
     lex = Lexicon(stopwords=frozenset(_table(conn, "SELECT word FROM search_stopwords")))
     if doc_id:
-        for term, aliases, definition, obsolete in conn.execute(
+        cursor = conn.cursor()
+        cursor.row_factory = None  # plain tuples: a sqlite3.Row costs more
+        for term, aliases, definition, obsolete in cursor.execute(
                 "SELECT term, aliases, definition, obsolete FROM glossary WHERE document = ?",
                 [doc_id]):
             names = [term, *_aliases(aliases)]

@@ -104,31 +104,51 @@ class Scope:
 def load_scope(conn: sqlite3.Connection, doc_id: str, rule_kind: str = "rule") -> Scope:
     """The items of `doc_id` in document order."""
     scope = Scope(doc_id, rule_kind)
-    rows = conn.execute(
+    rows = plain(conn).execute(
         "SELECT id, number, title, parent_id, text_id FROM rule_rows WHERE document = ? "
         "ORDER BY position", [doc_id]).fetchall()
-    for index, (rule_id, number, title, _, text_id) in enumerate(rows):
-        scope.numbers.append(number)
-        scope.rule_ids.append(rule_id)
-        scope.text_ids.append(text_id)
-        scope.titled.append(bool(title))
-        if title:
-            scope.titles[index] = title
-        scope.by_rule_id[rule_id] = index
-        scope.by_text.setdefault(text_id, []).append(index)
-    for index in range(len(rows) - 1, -1, -1):  # children before their parents
-        up = scope.by_rule_id.get(rows[index][3])
-        if up is not None:
-            scope.children.setdefault(up, []).insert(0, index)
-            scope.sizes[up] = scope.sizes.get(up, 0) + 1 + scope.sizes.get(index, 0)
-    scope.examples = _id_range(conn, "examples", doc_id)
+    if rows:
+        rule_ids, numbers, titles, parents, text_ids = map(list, zip(*rows, strict=True))
+        scope.rule_ids, scope.numbers, scope.text_ids = rule_ids, numbers, text_ids
+        scope.titled = [bool(title) for title in titles]
+        scope.titles = {index: title for index, title in enumerate(titles) if title}
+        scope.by_rule_id = dict(zip(rule_ids, range(len(rows)), strict=True))
+        by_text = scope.by_text
+        for index, text_id in enumerate(text_ids):
+            by_text.setdefault(text_id, []).append(index)
+        ups = [scope.by_rule_id.get(parent) for parent in parents]
+        children, sizes = scope.children, scope.sizes
+        for index in range(len(rows) - 1, -1, -1):  # children before their parents
+            up = ups[index]
+            if up is not None:
+                children.setdefault(up, []).append(index)
+                sizes[up] = sizes.get(up, 0) + 1 + sizes.get(index, 0)
+        for kids in children.values():
+            kids.reverse()
+    if scope.rule_ids and max(scope.rule_ids) - min(scope.rule_ids) + 1 == len(scope.rule_ids):
+        # examples have no index by document: found by their rules' ids, one run
+        low, high, count = conn.execute(
+            "SELECT min(id), max(id), count(*) FROM examples WHERE rule_id BETWEEN ? AND ?",
+            [min(scope.rule_ids), max(scope.rule_ids)]).fetchone()
+        scope.examples = ((0, -1) if not count else (low, high) if high - low + 1 == count
+                          else None)
+    else:
+        scope.examples = _id_range(conn, "examples", doc_id)
     scope.glossary = _id_range(conn, "glossary", doc_id)
-    for gloss_id, term, obsolete in conn.execute(
+    for gloss_id, term, obsolete in plain(conn).execute(
             "SELECT id, term, obsolete FROM glossary WHERE document = ?", [doc_id]):
         scope.terms[gloss_id] = term
         if obsolete:
             scope.obsolete.add(gloss_id)
     return scope
+
+
+def plain(conn: sqlite3.Connection) -> sqlite3.Cursor:
+    """A cursor giving rows as plain tuples (a connection's sqlite3.Row costs more, on the
+    thousands of rows a scope reads)."""
+    cursor = conn.cursor()
+    cursor.row_factory = None
+    return cursor
 
 
 def _id_range(conn: sqlite3.Connection, table: str, doc_id: str) -> tuple[int, int] | None:
