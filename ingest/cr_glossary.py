@@ -29,6 +29,21 @@ _QUALIFIER = re.compile(r"\s*\([^()]*\)\s*$")
 _QUOTES = "\"“”'‘’"
 _SEE = re.compile(r"\bSee\s+(?:also\s+)?([A-Z“\"][^.]*?)\.(?=[\s”\"]|$)")
 _NOT_A_TERM = re.compile(r"^(?:rules?|sections?|the|Rules?|Sections?|The|X)\b")
+# Where a file lost its paragraph marks (the 2003-06-01 .rtf: "… in play.FlankingFlanking is
+# a triggered ability …"), an entry starts right after the sentence before it ends, and its
+# heading runs into its definition. Neither happens in print: a sentence's end is followed
+# by a space or a line break, and a heading by a line break.
+_GLUED_ENTRY = re.compile(r"(?<=[a-z0-9)”’\]][.!?])(?=[A-Z])|(?<=[.!?][”\"’)\]])(?=[A-Z“])"
+                          r"|(?<=[.!?][”\"’)\]][”\"’)\]])(?=[A-Z“])|(?<=\])(?=[A-Z][a-z])"
+                          r"|(?<=[.!?] )(?=[A-Z])|(?<=[.!?][”\"’)\]] )(?=[A-Z])")
+# a heading (capitalized words, small ones lowercase, commas, a qualifier in parentheses) and
+# the definition after it, met where a lowercase letter or ")" meets a capital or an opening
+# quote, or a run of capitals meets a capitalized word ("LIFOAn acronym …"); the
+# definition's first word a word ("MagicTheGathering.com" is no heading and definition)
+_HEAD_WORDS = (r"[A-Z][\w’'-]*?(?:,? (?:[A-Z][\w’'-]*?|of|the|and|to|a|an|in|from|with|as|"
+               r"on|for|or|at|by))*?(?: \([A-Z][a-z]+\))?")
+_GLUED_HEADING = re.compile(
+    rf"({_HEAD_WORDS})(?:(?<=[a-z)])(?=[A-Z“\"])|(?<=[A-Z])(?=[A-Z][a-z]))(?=[“\"]?[A-Z][a-z’'-]*[”\"]?[,:;]? \S)")
 
 def split_aliases(term: str) -> tuple[str, ...]:
     """The separate names a glossary heading lists, or () when it names one thing.
@@ -134,13 +149,57 @@ def _entry_fields(block: Sequence[Line], warnings: list[str]) -> dict[str, Any]:
 
 def parse_glossary(lines: Sequence[Line], warnings: list[str]) -> list[GlossaryEntry]:
     """The entries of the glossary body (the lines after its "Glossary" heading)."""
-    blocks = _headed(_split_unspaced(_blocks(lines, warnings), warnings), warnings)
+    blocks = _headed(_split_unspaced(_blocks(_unglued(lines, warnings), warnings), warnings),
+                     warnings)
     found = [_entry_fields(block, warnings) for block in blocks]
     terms = frozenset(fields["term"] for fields in found)
     # "See" targets are settled once every term is known, so a term with a comma stays whole.
     return [
         GlossaryEntry(**fields, see=see_targets(fields["definition"], terms)) for fields in found
     ]
+
+
+def _unglued(lines: Sequence[Line], warnings: list[str]) -> list[Line]:
+    """`lines` with the entries a lost paragraph mark ran together set apart again: a blank
+    line before an entry glued to the sentence before it, its heading on a line of its own
+    (done only where a heading was due: after a sentence's end or a blank line)."""
+    out: list[Line] = []
+    mended: list[int] = []
+    due = True  # a heading is due: at the start, and after a blank line
+    for offset, line in lines:
+        if not line.strip():
+            out.append((offset, line))
+            due = True
+            continue
+        # a cut where an entry starts: its heading, run into its definition, must follow
+        cuts = [match.start() for match in _GLUED_ENTRY.finditer(line)
+                if _GLUED_HEADING.match(line, match.start())
+                or (line[match.start() - 1] != " " and _HEADING_LINE.fullmatch(line, match.start()))]
+        starts = [0, *cuts]
+        for index, start in enumerate(starts):
+            end = starts[index + 1] if index + 1 < len(starts) else len(line)
+            heading = None
+            if index:
+                out.append((offset + start, ""))  # the paragraph mark that was lost
+                heading = _GLUED_HEADING.match(line, start, end)
+            elif due and not _HEADING_LINE.match(line):
+                heading = _GLUED_HEADING.match(line, 0, end)
+            if heading:
+                cut = heading.end(1)
+                out += [(offset + start, line[start:cut]), (offset + cut, line[cut:end])]
+                mended.append(offset + start)
+            else:
+                out.append((offset + start, line[start:end]))
+                if index:
+                    mended.append(offset + start)
+        # a heading may be due on the next line too: after a sentence's end
+        due = _SENTENCE_END.search(line) is not None
+    if mended:
+        warnings.append(f"{len(mended)} glossary entries ran into the text before them or "
+                        f"their headings into their definitions (paragraph marks lost in the "
+                        f"source), set apart again (offsets {', '.join(map(str, mended[:5]))}"
+                        f"{', …' if len(mended) > 5 else ''})")
+    return out
 
 
 def _split_unspaced(blocks: list[list[Line]], warnings: list[str]) -> list[list[Line]]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from rulesdb.ingest.cr_glossary import see_targets, split_aliases
+from rulesdb.ingest.cr_glossary import parse_glossary, see_targets, split_aliases
 from rulesdb.ingest.lossless import lossless_mismatch
 from rulesdb.ingest.model import DocumentMeta, Example, GlossaryEntry
 
@@ -113,3 +113,61 @@ def test_split_aliases(heading: str, aliases: tuple[str, ...]) -> None:
 )
 def test_see_targets(definition: str, terms: frozenset[str], see: tuple[str, ...]) -> None:
     assert see_targets(definition, terms) == see
+
+
+def _glossary(text: str) -> tuple[list[tuple[str, str, bool]], list[str], list[tuple[int, int]]]:
+    """(term, definition, obsolete) of each entry of a glossary body, the warnings, spans."""
+    lines, offset = [], 0
+    for line in text.split("\n"):
+        lines.append((offset, line))
+        offset += len(line) + 1
+    warnings: list[str] = []
+    entries = parse_glossary(lines, warnings)
+    return ([(e.term, e.definition, e.obsolete) for e in entries], warnings,
+            [e.span for e in entries])
+
+
+@pytest.mark.parametrize(
+    ("body", "entries"),
+    [
+        # paragraph marks lost (the 2003-06-01 .rtf): entries run into each other
+        ("Fading\nFading is a keyword ability. See rule 502.20.FlankingFlanking is a "
+         "triggered ability.",
+         [("Fading", "Fading is a keyword ability. See rule 502.20.", False),
+          ("Flanking", "Flanking is a triggered ability.", False)]),
+        ("Fear\nFear is an evasion ability.\nFirst StrikeFirst strike is a static ability.",
+         [("Fear", "Fear is an evasion ability.", False),
+          ("First Strike", "First strike is a static ability.", False)]),
+        ("Haste\nA creature can attack.LIFOAn acronym for “Last In, First Out.”",
+         [("Haste", "A creature can attack.", False),
+          ("LIFO", "An acronym for “Last In, First Out.”", False)]),
+        ("Fizzle\nSee rule 413.2, “Fizzling.”Fast Effect (Obsolete)In earlier versions, "
+         "instants were fast.",
+         [("Fizzle", "See rule 413.2, “Fizzling.”", False),
+          ("Fast Effect", "In earlier versions, instants were fast.", True)]),
+        ("Land\nA card type.Landwalk“Landwalk” is a generic term.",
+         [("Land", "A card type.", False),
+          ("Landwalk", "“Landwalk” is a generic term.", False)]),
+        ("Forestcycling\nSee Landcycling.Forestwalk\nSee Landwalk.",
+         [("Forestcycling", "See Landcycling.", False), ("Forestwalk", "See Landwalk.", False)]),
+        ('Modal, Mode\nIt reads "Choose one—." Mono Artifact (Obsolete)Earlier versions had it.',
+         [("Modal, Mode", 'It reads "Choose one—."', False),
+          ("Mono Artifact", "Earlier versions had it.", True)]),
+        # as printed: no mark lost, nothing to set apart
+        ("Tournament\nAn event. See the Tournament Locator on the MagicTheGathering.com "
+         "Tournament Center page.",
+         [("Tournament", "An event. See the Tournament Locator on the MagicTheGathering.com "
+           "Tournament Center page.", False)]),
+        ("Oracle\nFound at <Gatherer.Wizards.com>. See rule 108.1.",
+         [("Oracle", "Found at <Gatherer.Wizards.com>. See rule 108.1.", False)]),
+        ('Activated Ability\nWritten as "[Cost]: [Effect.]" By paying the cost, play it.',
+         [("Activated Ability", 'Written as "[Cost]: [Effect.]" By paying the cost, play it.',
+           False)]),
+    ],
+)
+def test_entries_run_together_are_set_apart(body: str, entries: list) -> None:
+    found, warnings, spans = _glossary(body)
+    assert found == entries
+    assert bool(warnings) == (len(entries) > 1)
+    for (term, _, _), (start, _) in zip(found, spans, strict=True):
+        assert body[start:].startswith(term)

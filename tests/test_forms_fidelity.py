@@ -1,7 +1,7 @@
 """Fidelity of the readers on real releases published in several forms
 (../shared/corpus/formats: skipped when absent): each PDF gives what its .docx twin gives,
 rule by rule and entry by entry (typography aside); the 2003 .doc and .rtf give the same
-rules, and the same words of the glossary."""
+rules and glossary entries."""
 
 from __future__ import annotations
 
@@ -42,17 +42,19 @@ def test_a_pdf_gives_what_its_docx_twin_gives(day):
 
 
 @needs_formats
-def test_the_2003_doc_and_rtf_give_the_same_rules_and_glossary_words():
+def test_the_2003_doc_and_rtf_give_the_same_document():
     doc = read(FORMATS / "MagicCompRules-2003-06-01.doc", DOC)
     rtf = read(FORMATS / "MagicCompRules-2003-06-01.rtf", RTF)
     figures = agreement(doc, rtf)
     assert (figures.rules, figures.rule_recall, figures.rule_precision,
             figures.text_agreement) == (589, 1, 1, 1)
     assert rtf.meta == doc.meta
-    # the .rtf lost paragraph marks ("FadingFading is a keyword ability ..."): its glossary
-    # runs headings into definitions, but holds every word of the .doc's, in order
-    def words(document) -> str:
-        return "".join("".join(entry.reconstruct().split()) for entry in document.glossary)
+    # the .rtf lost paragraph marks ("… in play.FlankingFlanking is a triggered ability …"):
+    # the glossary parser sets those entries apart again, so both give the same 221 entries;
+    # spaces aside (a table in "Expansion Symbol" lost a line break: "[symbol]Promotional")
+    def entries(document) -> list[tuple[str, bool, str]]:
+        return [(entry.term, entry.obsolete, "".join(typography(entry.definition).split()))
+                for entry in document.glossary]
 
-    assert words(rtf) == words(doc)
-    assert (len(doc.glossary), len(rtf.glossary)) == (221, 160)
+    assert len(doc.glossary) == 221
+    assert entries(rtf) == entries(doc)
