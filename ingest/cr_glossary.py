@@ -43,7 +43,9 @@ _GLUED_ENTRY = re.compile(r"(?<=[a-z0-9)”’\]][.!?])(?=[A-Z])|(?<=[.!?][”\"
 _HEAD_WORDS = (r"[A-Z][\w’'-]*?(?:,? (?:[A-Z][\w’'-]*?|of|the|and|to|a|an|in|from|with|as|"
                r"on|for|or|at|by))*?(?: \([A-Z][a-z]+\))?")
 _GLUED_HEADING = re.compile(
-    rf"({_HEAD_WORDS})(?:(?<=[a-z)])(?=[A-Z“\"])|(?<=[A-Z])(?=[A-Z][a-z]))(?=[“\"]?[A-Z][a-z’'-]*[”\"]?[,:;]? \S)")
+    rf"({_HEAD_WORDS})(?:(?<=[a-z)])(?=[A-Z“\"])|(?<=[A-Z])(?=[A-Z][a-z]))"
+    r"(?=[“\"]?[A-Z][a-z’'-]*[”\"]?[,:;]? \S)")
+
 
 def split_aliases(term: str) -> tuple[str, ...]:
     """The separate names a glossary heading lists, or () when it names one thing.
@@ -172,9 +174,10 @@ def _unglued(lines: Sequence[Line], warnings: list[str]) -> list[Line]:
             due = True
             continue
         # a cut where an entry starts: its heading, run into its definition, must follow
-        cuts = [match.start() for match in _GLUED_ENTRY.finditer(line)
-                if _GLUED_HEADING.match(line, match.start())
-                or (line[match.start() - 1] != " " and _HEADING_LINE.fullmatch(line, match.start()))]
+        # (or a heading alone ends the line, its definition on the next)
+        cuts = [at for match in _GLUED_ENTRY.finditer(line)
+                if _GLUED_HEADING.match(line, at := match.start())
+                or (line[at - 1] != " " and _HEADING_LINE.fullmatch(line, at))]
         starts = [0, *cuts]
         for index, start in enumerate(starts):
             end = starts[index + 1] if index + 1 < len(starts) else len(line)
