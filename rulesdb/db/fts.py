@@ -3,7 +3,7 @@
 External-content FTS5 tables keyed by `id` (the view `rules` has no rowid of its own), with
 porter stemming; documents are added and removed one by one as `rulesdb add` stores them.
 `texts_fts` indexes every distinct rule text once (`texts`), whatever editions print it: what
-search reads (rulesdb.lookup.ranking); texts are indexed as they are stored and taken out as
+search reads (rulesdb.lookup.evidence); texts are indexed as they are stored and taken out as
 they are dropped.
 """
 

@@ -17,8 +17,8 @@ import os
 import re
 import sqlite3
 
+from . import evidence, ranking, reading
 from . import hits as shown
-from . import ranking, reading
 from .hits import HIT_END, HIT_START
 from .query import Row, in_editions
 from .scope import Scope, load_scope
@@ -72,9 +72,9 @@ def search(conn: sqlite3.Connection, query: str, doc_id: str | None = None, limi
     old: list[Row] = []
     if scope_id is not None and read.concepts:
         scope = _scope(conn, scope_id)
-        found = [ranking.evidence(conn, scope, concept) for concept in read.concepts]
-        ranking.about(conn, scope, list(read.concepts), found, lexicon.stopwords)
-        ranking.meet(conn, scope, found, lexicon.stopwords)
+        found = [evidence.evidence(conn, scope, concept) for concept in read.concepts]
+        evidence.about(conn, scope, list(read.concepts), found, lexicon.stopwords)
+        evidence.meet(conn, scope, found, lexicon.stopwords)
         ranked = ranking.rank(conn, scope, found, _exact_terms(scope, read),
                               _named_obsolete(scope, read))
         hits = [_hit(scope, item, read) for item in ranked[:limit]]
