@@ -1,10 +1,12 @@
 """The README and docs/: the README stays a first page, the command reference is the
 commands' own help, every console example prints what its page shows, every `rulesdb`
-command of an instruction block parses, and every link between pages leads somewhere."""
+command of an instruction block parses, a JSON block shown as a file is that file, and every
+link between pages leads somewhere."""
 
 from __future__ import annotations
 
 import importlib.util
+import json
 import re
 import shlex
 import shutil
@@ -124,3 +126,31 @@ def test_every_docs_page_is_linked_from_the_index():
     index = (DOCS / "README.md").read_text(encoding="utf-8")
     linked = {target for target, _ in LINK.findall(index)}
     assert {page.name for page in DOCS.glob("*.md")} - {"README.md"} <= linked
+
+
+def shown_files() -> list[tuple[object, Path]]:
+    """Each JSON block whose paragraph before it ends with a colon and links a .json file:
+    the file it shows."""
+    found = []
+    for block in BLOCKS:
+        if block.lang != "json":
+            continue
+        page = ROOT / block.page
+        before = "\n".join(page.read_text(encoding="utf-8").split("\n")[:block.line - 1])
+        paragraph = before.rstrip().split("\n\n")[-1]
+        links = re.findall(r"\]\(([^)\s]+\.json)\)", paragraph)
+        if links and paragraph.endswith(":"):
+            found.append((block, page.parent / links[-1]))
+    return found
+
+
+SHOWN = shown_files()
+
+
+def test_the_pages_show_files():
+    assert {block.page for block, _ in SHOWN} >= {"README.md", "docs/evaluator.md"}
+
+
+@pytest.mark.parametrize(("block", "path"), SHOWN, ids=[f"{b.page}:{b.line}" for b, _ in SHOWN])
+def test_a_json_block_shown_as_a_file_is_that_file(block, path):
+    assert json.loads(block.body) == json.loads(path.read_text(encoding="utf-8"))
