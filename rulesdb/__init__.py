@@ -1,7 +1,8 @@
 """rulesdb: the rules of Magic: The Gathering as one cross-referenced SQLite database.
 
 The packages are the stages of the pipeline, bottom first; each imports only those below it
-(tests/test_layout.py checks it): `errors`, `numbers` and the parsers (`rulesdb.ingest`);
+(tests/test_layout.py checks it): `errors`, `numbers`, `background` (a forked worker) and
+the parsers (`rulesdb.ingest`);
 `db` and `engine`; `lookup`; `lineage`; `trace`; `layers`; `sources`; `analysis` and `site`;
 `commands`, `cli`.
 """

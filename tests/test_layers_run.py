@@ -13,8 +13,9 @@ from pathlib import Path
 import pytest
 import sqlite_utils
 
+from rulesdb.background import Background
 from rulesdb.layers import LAYERS
-from rulesdb.layers.run import Background, run_layers
+from rulesdb.layers.run import run_layers
 from rulesdb.sources.add import add_files
 from rulesdb.sources.build import build
 
@@ -85,7 +86,7 @@ def bundled(tmp_path_factory) -> Path:
 # other tests of the suite leave some running.
 WORKER_PRELUDE = """
 import os, sys
-from rulesdb.layers.run import Background, can_fork
+from rulesdb.background import Background, can_fork
 
 def pid(_arg):
     return os.getpid()
@@ -338,7 +339,8 @@ def test_the_folder_for_shipped_files_is_removed(bundled, tmp_path, monkeypatch)
 # Run in a fresh process: forking is refused while threads run, and other tests leave some.
 RUN_LAYERS = """
 import sys, sqlite_utils
-from rulesdb.layers.run import can_fork, run_layers
+from rulesdb.background import can_fork
+from rulesdb.layers.run import run_layers
 db = sqlite_utils.Database(sys.argv[1])
 ids = [row[0] for row in db.execute("SELECT id FROM documents ORDER BY rowid")]
 for table in sys.argv[2:]:  # nothing left over from the build to compare with by accident

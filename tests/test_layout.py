@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # Bottom to top; a stage may import the stages of lower rank, and itself.
 STAGES = {
-    "errors": 0, "numbers": 0, "ingest": 0,
+    "errors": 0, "numbers": 0, "background": 0, "ingest": 0,
     "db": 1, "engine": 1,
     "lookup": 2,
     "lineage": 3,

@@ -5,19 +5,13 @@ ready once the references layer is done, no layer between writes it, and none re
 table. So its finding runs in a forked worker process while the layers between run here,
 and its rows are written at its own place in the order: the database ends up exactly as if
 every layer had run here one after the other. Without fork (Windows, macOS), on one core,
-when threads are running, or with RULESDB_WORKERS=0, everything runs in this process.
+when threads are running, or with RULESDB_WORKERS=0, everything runs in this process
+(rulesdb.background).
 """
 
 from __future__ import annotations
 
-import os
-import pickle
 import shutil
-import signal
-import struct
-import sys
-import tempfile
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -27,6 +21,7 @@ from typing import Any
 
 import sqlite_utils
 
+from ..background import Background
 from ..db.replacing import scratch_folder
 from ..ingest.model import Document
 from . import LAYERS, Layer, term_matcher, term_rows, terms
@@ -65,150 +60,6 @@ class LayerTimes:
 
     summaries: dict[str, str] = field(default_factory=dict)
     seconds: dict[str, float] = field(default_factory=dict)
-
-
-# what the worker is told on its pipe: feed or job, and where its pickle lies in the file
-MESSAGE = struct.Struct("<cQQ")
-FEED, JOB = b"f", b"j"
-
-
-def _read(fd: int, size: int) -> bytes:
-    """`size` bytes from a pipe, or fewer when it closes first."""
-    data = b""
-    while len(data) < size and (chunk := os.read(fd, size - len(data))):
-        data += chunk
-    return data
-
-
-def _pread(fd: int, size: int, offset: int) -> bytes:
-    """`size` bytes of a file at `offset` (not moving the position both processes share)."""
-    data = b""
-    while len(data) < size and (chunk := os.pread(fd, size - len(data), offset + len(data))):
-        data += chunk
-    return data
-
-
-def can_fork() -> bool:
-    """Whether a worker process may be forked here (and would run beside this one)."""
-    return (hasattr(os, "fork") and sys.platform != "darwin" and (os.cpu_count() or 1) > 1
-            and threading.active_count() == 1
-            and os.environ.get("RULESDB_WORKERS", "1") != "0")
-
-
-class Background:
-    """A forked worker process: it runs `warm()` at once (imports), then whatever `feed`
-    gives it (work that fills its caches), then computes the one `fn(arg)` given to
-    `submit`, whose value `result()` waits for (`ship(fn(arg))` when a `ship` is given: the
-    worker's own way to hand over a bulky value).
-
-    The worker never touches the database: arguments reach it through an unlinked temporary
-    file (so `feed` and `submit` never wait for the worker to be ready to read), each
-    announced on a pipe by its place in the file, and the value comes back pickled through
-    a pipe. Without a worker (see `can_fork`), or when it failed or died, `result()`
-    computes in this process, so an error surfaces here as it would have.
-    """
-
-    def __init__(self, warm: Callable[[], None] | None = None) -> None:
-        self.job: tuple[Callable[[Any], Any], Any, Callable[[Any], Any] | None] | None = None
-        self.pid: int | None = None
-        if not can_fork():
-            return
-        # closed by _reap, once the worker is done with it
-        self.payload = tempfile.TemporaryFile()  # noqa: SIM115
-        self.written = 0
-        go_read, go = os.pipe()
-        self.go: int | None = go
-        self.back, back_write = os.pipe()
-        pid = os.fork()
-        if pid == 0:  # the worker; it leaves without running any of the caller's code
-            try:
-                os.close(go)
-                os.close(self.back)
-                if warm is not None:
-                    warm()
-                self._serve(go_read, back_write)
-            finally:
-                os._exit(0)
-        os.close(go_read)
-        os.close(back_write)
-        self.pid = pid
-
-    def _serve(self, go_read: int, back_write: int) -> None:
-        """The worker's loop: run each fed function, then the job, and send its value."""
-        while len(message := _read(go_read, MESSAGE.size)) == MESSAGE.size:
-            kind, offset, length = MESSAGE.unpack(message)
-            work = pickle.loads(_pread(self.payload.fileno(), length, offset))
-            if kind == FEED:
-                fn, arg = work
-                fn(arg)
-                continue
-            fn, arg, ship = work
-            value = fn(arg) if ship is None else ship(fn(arg))
-            with os.fdopen(back_write, "wb") as out:
-                out.write(pickle.dumps(value, pickle.HIGHEST_PROTOCOL))
-            return
-
-    def feed(self, fn: Callable[[Any], Any], arg: Any) -> None:
-        """Have the worker run `fn(arg)` before its job, for what it leaves in the worker's
-        memory (its value is dropped); without a worker, nothing is run."""
-        if self.pid is not None and not self._send(FEED, (fn, arg)):
-            self.cancel()  # the worker is gone (its warm-up failed): the job runs here
-
-    def submit(self, fn: Callable[[Any], Any], arg: Any,
-               ship: Callable[[Any], Any] | None = None) -> None:
-        """Have the worker compute `fn(arg)` (`fn` and `ship` module-level functions, or
-        partials of them); without a worker, `result()` gives `fn(arg)` itself."""
-        self.job = (fn, arg, ship)
-        if self.pid is None:
-            return
-        if self._send(JOB, self.job):
-            self._close_go()
-        else:  # the worker is gone (its warm-up failed): compute here
-            self.cancel()
-
-    def _send(self, kind: bytes, work: Any) -> bool:
-        """Write `work` to the payload file and announce it; whether the worker is there."""
-        data = pickle.dumps(work, pickle.HIGHEST_PROTOCOL)
-        os.pwrite(self.payload.fileno(), data, self.written)
-        message = MESSAGE.pack(kind, self.written, len(data))
-        self.written += len(data)
-        assert self.go is not None, "the job was submitted already"
-        try:
-            os.write(self.go, message)
-        except BrokenPipeError:
-            return False
-        return True
-
-    def result(self) -> Any:
-        """The value of the job submitted (waits for the worker)."""
-        assert self.job is not None, "nothing submitted"
-        if self.pid is not None:
-            with os.fdopen(self.back, "rb") as pipe:
-                data = pipe.read()
-            self._reap()
-            if data:
-                return pickle.loads(data)
-        fn, arg, _ship = self.job
-        return fn(arg)
-
-    def cancel(self) -> None:
-        """Stop the worker (its value is no longer wanted)."""
-        if self.pid is not None:
-            os.kill(self.pid, signal.SIGKILL)
-            self._close_go()
-            os.close(self.back)
-            self._reap()
-
-    def _close_go(self) -> None:
-        if self.go is not None:
-            os.close(self.go)
-            self.go = None
-
-    def _reap(self) -> None:
-        assert self.pid is not None
-        os.waitpid(self.pid, 0)
-        self.payload.close()
-        self.pid = None
 
 
 def warm_up() -> dict[str, Background]:

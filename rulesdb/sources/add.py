@@ -20,6 +20,7 @@ from typing import Any
 
 import sqlite_utils
 
+from ..background import Background
 from ..db.batch import collector_paused, open_working_copy
 from ..db.fts import index_fts
 from ..db.replacing import (
@@ -35,7 +36,7 @@ from ..db.writelock import writing
 from ..errors import InputError
 from ..ingest.model import Document
 from ..layers import LAYERS, lineage
-from ..layers.run import Background, feed_parsed, run_layers, warm_up
+from ..layers.run import feed_parsed, run_layers, warm_up
 from .limits import MAX_MB, megabytes
 from .overrides import store_file
 from .release import (

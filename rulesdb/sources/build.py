@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
+from ..background import Background
 from ..db.batch import collector_paused, open_working_copy
 from ..db.fts import ensure_fts
 from ..db.replacing import put_in_place, working_path, write_failures
@@ -21,7 +22,7 @@ from ..errors import InputError, position
 from ..ingest.decode import decode
 from ..ingest.model import Document, ParseError
 from ..layers import LAYERS
-from ..layers.run import Background, feed_parsed, run_layers, warm_up
+from ..layers.run import feed_parsed, run_layers, warm_up
 from ..trace.run import scanned_engines, trace_tree
 from .catalog import load_catalog, read_verified
 from .history import load_archives, load_releases, read_archive, read_release
