@@ -28,7 +28,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from add_corpus import machine_check
+from add_corpus import installed_env, machine_check
 
 from rulesdb.sources.history import load_archives, load_releases, read_archive
 from rulesdb.sources.release import file_date
@@ -40,7 +40,7 @@ TARGET = 1.0
 def rulesdb(*args: str) -> dict:
     """The JSON report of a `rulesdb` command run in a fresh process."""
     out = subprocess.run([sys.executable, "-m", "rulesdb", *args, "--json"], check=True,
-                         capture_output=True, text=True).stdout
+                         capture_output=True, text=True, env=installed_env()).stdout
     return json.loads(out)
 
 

@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+from add_corpus import installed_env
 
 SOURCES = Path(__file__).resolve().parent.parent / "data" / "sources"
 TARGETS = {"default (seeds + history)": 45.0, "--seeds-only": 3.0}
@@ -32,7 +33,7 @@ def run_once(db_path: Path, seeds_only: bool) -> tuple[float, dict]:
     out = subprocess.run(
         [sys.executable, "-m", "rulesdb", "build", "--db", str(db_path),
          "--sources", str(SOURCES), "--json", *(["--seeds-only"] if seeds_only else [])],
-        check=True, capture_output=True, text=True, env={**os.environ, "COLUMNS": "100"},
+        check=True, capture_output=True, text=True, env=installed_env(COLUMNS="100"),
     ).stdout
     return time.perf_counter() - started, json.loads(out)
 

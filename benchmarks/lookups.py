@@ -18,6 +18,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from add_corpus import installed_env
+
 SOURCES = Path(__file__).resolve().parent.parent / "data" / "sources"
 COMMANDS = [["rule", "702.19"], ["glossary", "tapped"], ["refs", "702.19b"],
             ["history", "702.19"], ["search", "trample"]]
@@ -28,7 +30,7 @@ def timed(args: list[str], db: Path) -> float:
     """Wall seconds of one `rulesdb ARGS --db DB` process (its output read and dropped)."""
     started = time.perf_counter()
     subprocess.run([sys.executable, "-m", "rulesdb", *args, "--db", str(db)], check=True,
-                   capture_output=True)
+                   capture_output=True, env=installed_env())
     return time.perf_counter() - started
 
 

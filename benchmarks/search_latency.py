@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import http.client
-import os
 import statistics
 import subprocess
 import sys
@@ -30,7 +29,7 @@ from urllib.parse import quote, urlsplit
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from add_corpus import machine_check  # noqa: E402
+from add_corpus import installed_env, machine_check  # noqa: E402
 from search_quality import load_questions  # noqa: E402
 from serve_latency import start_server  # noqa: E402
 
@@ -54,8 +53,7 @@ def cold(db: Path, args: list[str], runs: int, command: str = "search",
     first run, which may write bytecode, not counted)."""
     command_line = [sys.executable, "-m", "rulesdb", command, *([first] if first else []),
                     *args, "--db", str(db), *(["--limit", "10"] if command == "search" else [])]
-    env = {**os.environ, "COLUMNS": "100"}
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env = installed_env(COLUMNS="100")
     subprocess.run(command_line, capture_output=True, env=env, check=False)
     times = []
     for _ in range(runs):

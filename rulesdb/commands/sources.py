@@ -84,15 +84,23 @@ def add(files: tuple[Path, ...], db_path: Path, replace: bool, doc_id: str | Non
 
         curl -s "$RELEASE_URL" | rulesdb add -
     """
-    from ..sources.add import add_files
+    from ..sources.early import read_early
 
     leave_quickly()
     paths = release_files(files)
-    with _progress(len(paths), as_json) as step:
-        report = add_files(db_path, paths, replace=replace, doc_id=doc_id, on_step=step,
-                           keep_going=keep_going, dry_run=dry_run,
-                           max_bytes=megabytes(max_mb), keep_path=keep_path,
-                           overrides=overrides_file(overrides_path))
+    # a PDF's or a Word document's text is read while the add's modules are imported
+    early = read_early(paths, megabytes(max_mb))
+    try:
+        from ..sources.add import add_files
+
+        with _progress(len(paths), as_json) as step:
+            report = add_files(db_path, paths, replace=replace, doc_id=doc_id, on_step=step,
+                               keep_going=keep_going, dry_run=dry_run,
+                               max_bytes=megabytes(max_mb), keep_path=keep_path,
+                               overrides=overrides_file(overrides_path), early=early)
+    finally:
+        for text in early.values():
+            text.cancel()
     _show(report, db_path, as_json, dry_run=dry_run)
     if report.skipped:
         raise click.exceptions.Exit(2)

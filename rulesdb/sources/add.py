@@ -13,7 +13,7 @@ from __future__ import annotations
 import shutil
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -37,6 +37,7 @@ from ..errors import InputError
 from ..ingest.model import Document
 from ..layers import LAYERS, lineage
 from ..layers.run import feed_parsed, run_layers, warm_up
+from .early import EarlyText
 from .limits import MAX_MB, megabytes
 from .overrides import store_file
 from .release import (
@@ -234,18 +235,22 @@ def _run_layers(db: sqlite_utils.Database, new_ids: list[str], report: AddReport
 
 def add_files(db_path: Path, paths: list[Path], keep_going: bool = False,
               max_bytes: int = megabytes(MAX_MB), keep_path: bool = False,
-              **options: Any) -> AddReport:
+              early: dict[Path, EarlyText] | None = None, **options: Any) -> AddReport:
     """`add_sources` over files on disk, each read up to `max_bytes` (and what a .docx or
     a PDF holds, up to as much) and known by its name (by its absolute path with
-    `keep_path`); with `keep_going`, an unreadable or longer one is skipped."""
+    `keep_path`); with `keep_going`, an unreadable or longer one is skipped. `early` holds
+    the texts of files being read already (`rulesdb.sources.early.read_early`)."""
     sources, unread = [], []
     for path in paths:
         try:
-            sources.append(read_source(path, max_bytes, keep_path))
+            source = read_source(path, max_bytes, keep_path)
         except InputError as exc:
             if not keep_going:
                 raise
             unread.append(exc.message)
+            continue
+        text = (early or {}).get(path.resolve())
+        sources.append(replace(source, early=text) if text is not None else source)
     report = add_sources(db_path, sources, keep_going=keep_going, max_bytes=max_bytes,
                          **options)
     report.skipped[:0] = unread

@@ -11,7 +11,7 @@ import re
 import sqlite3
 import sys
 import zlib
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import date
 from pathlib import Path
 
@@ -23,6 +23,7 @@ from ..errors import InputError, position
 from ..ingest import cr_any
 from ..ingest.forms import NAMES, TEXT, form_of, release_text
 from ..ingest.model import GLOSSARY_CUT_OFF, Document, ParseError
+from .early import EarlyText
 from .limits import MAX_MB, check_item_sizes, megabytes, read_at_most
 
 LICENSE = ("© Wizards of the Coast LLC; reproduced for reference under the Wizards of the Coast "
@@ -36,11 +37,13 @@ _MARKS = re.compile(r"[™®]|\((?:TM|R)\)")
 
 @dataclass(frozen=True)
 class Source:
-    """The bytes of one release and where they come from (a path or a URL)."""
+    """The bytes of one release and where they come from (a path or a URL); `early`, its
+    text being read already (rulesdb.sources.early)."""
 
     name: str
     data: bytes
     origin: str
+    early: EarlyText | None = field(default=None, compare=False, repr=False)
 
 
 def file_date(name: str) -> str | None:
@@ -78,7 +81,11 @@ def parse_release(source: Source, max_bytes: int = megabytes(MAX_MB)) -> Documen
     `max_bytes` once read (a small compressed file may hold far more)."""
     notes: list[str] = []
     try:
-        form, text = release_text(source.data, notes, max_bytes)
+        read = source.early.result(source.data) if source.early is not None else None
+        if read is None:
+            form, text = release_text(source.data, notes, max_bytes)
+        else:
+            form, text, notes = read
     except ParseError as exc:
         # a reader's offset is a byte of a text file, or of a RTF document's markup
         where = f"byte {exc.offset}: " if exc.offset or form_of(source.data) == TEXT else ""
