@@ -56,34 +56,37 @@ def snippet(text: str, stems: set[str], words: int = SNIPPET_WORDS) -> str:
     return ("…" if begin else "") + body + ("…" if finish < len(text) else "")
 
 
+# per kind of hit: its text by id, and the other rows of the same number or term with the
+# same words (`{ids}`: the hits' ids)
+_TEXT_AND_SAME = {
+    False: ("SELECT r.id, t.text FROM rule_rows r LEFT JOIN texts t ON t.id = r.text_id "
+            "WHERE r.id IN ({ids})",
+            "SELECT h.id, r.document FROM rule_rows h JOIN rule_rows r "
+            "ON r.number = h.number AND r.text_id = h.text_id AND r.id != h.id "
+            "JOIN documents d ON d.id = r.document WHERE h.id IN ({ids}) "
+            "ORDER BY d.effective_date DESC"),
+    True: ("SELECT id, definition FROM glossary WHERE id IN ({ids})",
+           "SELECT h.id, g.document FROM glossary h JOIN glossary g "
+           "ON g.term = h.term AND g.definition = h.definition AND g.id != h.id "
+           "JOIN documents d ON d.id = g.document WHERE h.id IN ({ids}) "
+           "ORDER BY d.effective_date DESC"),
+}
+
+
 def with_snippets(conn: sqlite3.Connection, hits: list[Row], stems: set[str]) -> list[Row]:
     """Each hit with its snippet and, when it lacks them, the other editions that print the
     same number or term with the same words (newest first)."""
-    rule_ids = [hit["id"] for hit in hits if hit["kind"] != "glossary"]
-    gloss_ids = [hit["id"] for hit in hits if hit["kind"] == "glossary"]
     texts: dict[tuple[bool, int], str] = {}
     same: dict[tuple[bool, int], list[str]] = {}
-    if rule_ids:
-        marks = ",".join("?" * len(rule_ids))
-        texts.update(((False, row_id), text or "") for row_id, text in conn.execute(
-            f"SELECT r.id, t.text FROM rule_rows r LEFT JOIN texts t ON t.id = r.text_id "
-            f"WHERE r.id IN ({marks})", rule_ids))
-        for row_id, doc in conn.execute(
-                "SELECT h.id, r.document FROM rule_rows h JOIN rule_rows r "
-                "ON r.number = h.number AND r.text_id = h.text_id AND r.id != h.id "
-                f"JOIN documents d ON d.id = r.document WHERE h.id IN ({marks}) "
-                "ORDER BY d.effective_date DESC", rule_ids):
-            same.setdefault((False, row_id), []).append(doc)
-    if gloss_ids:
-        marks = ",".join("?" * len(gloss_ids))
-        texts.update(((True, row_id), text or "") for row_id, text in conn.execute(
-            f"SELECT id, definition FROM glossary WHERE id IN ({marks})", gloss_ids))
-        for row_id, doc in conn.execute(
-                "SELECT h.id, g.document FROM glossary h JOIN glossary g "
-                "ON g.term = h.term AND g.definition = h.definition AND g.id != h.id "
-                f"JOIN documents d ON d.id = g.document WHERE h.id IN ({marks}) "
-                "ORDER BY d.effective_date DESC", gloss_ids):
-            same.setdefault((True, row_id), []).append(doc)
+    for glossary, (text_sql, same_sql) in _TEXT_AND_SAME.items():
+        ids = [hit["id"] for hit in hits if (hit["kind"] == "glossary") == glossary]
+        if not ids:
+            continue
+        marks = ",".join("?" * len(ids))
+        texts.update(((glossary, row_id), text or "") for row_id, text in conn.execute(
+            text_sql.format(ids=marks), ids))
+        for row_id, doc in conn.execute(same_sql.format(ids=marks), ids):
+            same.setdefault((glossary, row_id), []).append(doc)
     out = []
     for hit in hits:
         key = (hit["kind"] == "glossary", hit["id"])
