@@ -49,6 +49,8 @@ for path in paths:
             raise AssertionError(f"{path.name}: the worker read what fails here")
         continue
     assert text.result(data) == here, path.name
+# a device, a file longer than the most read, a file that is not there: left to the add
+assert read_early([Path("/dev/zero"), folder / "r.pdf", folder / "gone.pdf"], 100) == {}
 # bytes that changed since the worker started are read again
 changed = EarlyText(b"one", 100)
 assert changed.result(b"two") is None and changed.worker.pid is None

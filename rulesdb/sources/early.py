@@ -46,8 +46,8 @@ class EarlyText:
 
 def read_early(paths: list[Path], max_bytes: int) -> dict[Path, EarlyText]:
     """A worker reading each file of `paths` that is a PDF or a .docx (none when workers
-    cannot be forked), by the file's resolved path; a file that cannot be read, or holds
-    more than `max_bytes`, is left to the add (which says why)."""
+    cannot be forked), by the file's resolved path; what is not a regular file, cannot be
+    read or holds more than `max_bytes` is left to the add (which says why)."""
     early: dict[Path, EarlyText] = {}
     if not can_fork():
         return early
@@ -55,10 +55,13 @@ def read_early(paths: list[Path], max_bytes: int) -> dict[Path, EarlyText]:
         if str(path) == "-":
             continue
         try:
-            if path.stat().st_size > max_bytes:
+            if not path.is_file():  # a device or a pipe: read once, by the add
                 continue
-            data = path.read_bytes()
+            with path.open("rb") as stream:
+                data = stream.read(max_bytes + 1)
         except OSError:
+            continue
+        if len(data) > max_bytes:
             continue
         if form_of(data) in SLOW:
             early[path.resolve()] = EarlyText(data, max_bytes)
