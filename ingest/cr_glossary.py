@@ -33,18 +33,22 @@ _NOT_A_TERM = re.compile(r"^(?:rules?|sections?|the|Rules?|Sections?|The|X)\b")
 # a triggered ability …"), an entry starts right after the sentence before it ends, and its
 # heading runs into its definition. Neither happens in print: a sentence's end is followed
 # by a space or a line break, and a heading by a line break.
-_GLUED_ENTRY = re.compile(r"(?<=[a-z0-9)”’\]][.!?])(?=[A-Z])|(?<=[.!?][”\"’)\]])(?=[A-Z“])"
-                          r"|(?<=[.!?][”\"’)\]][”\"’)\]])(?=[A-Z“])|(?<=\])(?=[A-Z][a-z])"
-                          r"|(?<=[.!?] )(?=[A-Z])|(?<=[.!?][”\"’)\]] )(?=[A-Z])")
-# a heading (capitalized words, small ones lowercase, commas, a qualifier in parentheses) and
+# Where an entry may start glued to the sentence before (the match ends there); each match
+# opens with the sentence's end or a "]", so most places of a line fail at once.
+_GLUED_ENTRY = re.compile(r"(?<=[a-z0-9)”’\]])[.!?](?=[A-Z])|[.!?][”\"’)\]]{1,2}(?=[A-Z“])"
+                          r"|\](?=[A-Z][a-z])|[.!?][”\"’)\]]? (?=[A-Z])")
+# A heading (capitalized words, small ones lowercase, commas, a qualifier in parentheses) and
 # the definition after it, met where a lowercase letter or ")" meets a capital or an opening
 # quote, or a run of capitals meets a capitalized word ("LIFOAn acronym …"); the
-# definition's first word a word ("MagicTheGathering.com" is no heading and definition)
+# definition's first word a word ("MagicTheGathering.com" is no heading and definition).
 _HEAD_WORDS = (r"[A-Z][\w’'-]*?(?:,? (?:[A-Z][\w’'-]*?|of|the|and|to|a|an|in|from|with|as|"
                r"on|for|or|at|by))*?(?: \([A-Z][a-z]+\))?")
 _GLUED_HEADING = re.compile(
     rf"({_HEAD_WORDS})(?:(?<=[a-z)])(?=[A-Z“\"])|(?<=[A-Z])(?=[A-Z][a-z]))"
     r"(?=[“\"]?[A-Z][a-z’'-]*[”\"]?[,:;]? \S)")
+# What either needs somewhere in a line (a heading's seam, or a sentence's end glued to a
+# capital): the few glossary lines that have it are looked at, the others pass as printed.
+_MAY_BE_GLUED = re.compile(r"[a-z)][A-Z“\"]|[A-Z][A-Z][a-z]|[.!?\]][”\"’)\]]{0,2}[A-Z“]")
 
 
 def split_aliases(term: str) -> tuple[str, ...]:
@@ -173,10 +177,14 @@ def _unglued(lines: Sequence[Line], warnings: list[str]) -> list[Line]:
             out.append((offset, line))
             due = True
             continue
+        if not _MAY_BE_GLUED.search(line):
+            out.append((offset, line))
+            due = _SENTENCE_END.search(line) is not None
+            continue
         # a cut where an entry starts: its heading, run into its definition, must follow
         # (or a heading alone ends the line, its definition on the next)
         cuts = [at for match in _GLUED_ENTRY.finditer(line)
-                if _GLUED_HEADING.match(line, at := match.start())
+                if _GLUED_HEADING.match(line, at := match.end())
                 or (line[at - 1] != " " and _HEADING_LINE.fullmatch(line, at))]
         starts = [0, *cuts]
         for index, start in enumerate(starts):
