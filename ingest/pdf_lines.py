@@ -114,7 +114,7 @@ def _same_page(before: PrintedLine, line: PrintedLine, page: _Page) -> str:
         return EMPTY_LINE
     if _fits(before, line, page) or _opens_paragraph(before, line) or _forced(line):
         return PARAGRAPH
-    return _wrapped_at(before.text)
+    return wrapped_at(before.text)
 
 
 def _page_turn(before: PrintedLine, line: PrintedLine, page: _Page) -> str:
@@ -125,7 +125,7 @@ def _page_turn(before: PrintedLine, line: PrintedLine, page: _Page) -> str:
     if _fits(before, line, page) or _forced(line):
         return EMPTY_LINE if early else PARAGRAPH
     if page.marks_wraps and before.text[-1:].isspace():
-        return _wrapped_at(before.text)
+        return wrapped_at(before.text)
     # a page ended early after a sentence's end ended a paragraph; one ended early inside
     # a sentence moved the rest of its paragraph on
     if _ENDS_SENTENCE.search(before.text.rstrip()):
@@ -133,7 +133,7 @@ def _page_turn(before: PrintedLine, line: PrintedLine, page: _Page) -> str:
             return EMPTY_LINE
         if _OPENS_PARAGRAPH.match(line.text.lstrip()):
             return PARAGRAPH
-    return _wrapped_at(before.text)
+    return wrapped_at(before.text)
 
 
 def _fits(before: PrintedLine, line: PrintedLine, page: _Page) -> bool:
@@ -153,7 +153,7 @@ def _opens_paragraph(before: PrintedLine, line: PrintedLine) -> bool:
                 and _ENDS_SENTENCE.search(before.text.rstrip()))
 
 
-def _wrapped_at(text: str) -> str:
+def wrapped_at(text: str) -> str:
     """What stood where a line of `text` wrapped: a space, or nothing after a hyphen or a
     dash; a dash with a space before it (a spaced dash, "Artifact — Equipment") has one
     after it too, which the line may not show."""

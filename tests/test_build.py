@@ -19,7 +19,8 @@ from rulesdb.sources.build import build
 from conftest import SOURCES
 
 DOC_IDS = ["cr-2009-02-01-flattened", "cr-2025-06-06-chapter7", "rulings-1999-04",
-           "rulebook-2005", "rulebook-1995"]
+           "rulebook-2005", "rulebook-1995", "mtr-2026-02-27", "mtr-2025-11-10",
+           "ipg-2024-09-23"]
 
 
 @pytest.fixture(scope="session")
@@ -32,6 +33,9 @@ def test_every_document_is_built(built):
     assert rows == [
         ("cr-2009-02-01-flattened", "comprehensive_rules", 1),
         ("cr-2025-06-06-chapter7", "comprehensive_rules", 1),
+        ("ipg-2024-09-23", "infraction_procedure_guide", 0),
+        ("mtr-2025-11-10", "tournament_rules", 1),
+        ("mtr-2026-02-27", "tournament_rules", 0),
         ("rulebook-1995", "rulebook", 1),
         ("rulebook-2005", "rulebook", 0),
         ("rulings-1999-04", "rulings_summary", 0),

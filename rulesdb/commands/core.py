@@ -31,15 +31,17 @@ from .render import format_option, output_format, rule_lines
 @click.option("--sources", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Folder with catalog.toml and the source files [default: data/sources].")
 @click.option("--seeds-only", is_flag=True,
-              help="Only the five bundled documents, not the history of 115 CR releases "
-                   "(seconds instead of half a minute: for quick work).")
+              help="Only the bundled documents (five seeds and the judges' three), not the "
+                   "history of 115 CR releases (seconds instead of half a minute: for quick "
+                   "work).")
 @overrides_option
 @json_option
 def build(db_path: Path, sources: Path | None, seeds_only: bool, overrides_path: Path | None,
           as_json: bool) -> None:
-    """Build the database from the catalogued sources, atomically: the bundled documents and
-    every Comprehensive Rules release of the history (data/history: the text archive, and
-    the releases that survive only as .docx or .doc).
+    """Build the database from the catalogued sources, atomically: the bundled documents (the
+    seeds, and the judges' Magic Tournament Rules and Infraction Procedure Guide: data/policy)
+    and every Comprehensive Rules release of the history (data/history: the text archive,
+    and the releases that survive only as .docx or .doc).
 
     A failed or interrupted build leaves the previous database untouched. On a terminal a
     progress bar shows the steps; `--json` or a pipe keeps it quiet. The alignments set by

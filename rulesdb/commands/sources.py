@@ -58,10 +58,12 @@ def add(files: tuple[Path, ...], db_path: Path, replace: bool, doc_id: str | Non
         keep_going: bool, max_mb: float, keep_path: bool, dry_run: bool,
         overrides_path: Path | None, as_json: bool) -> None:
     """Add official Comprehensive Rules releases to the database: text files, or the Word
-    (.docx, .doc), RTF and PDF documents Wizards also publishes them as.
+    (.docx, .doc), RTF and PDF documents Wizards also publishes them as; and editions of the
+    judges' Magic Tournament Rules and Infraction Procedure Guide (their PDF, or its text).
 
-    A file's form is told by its content, not its name. Each file becomes the edition
-    cr-YYYY-MM-DD of the effective date printed in it. The same text again does nothing; a
+    A file's form is told by its content, not its name, and so is its document (by its
+    title line). Each file becomes the edition cr-YYYY-MM-DD (mtr-YYYY-MM-DD,
+    ipg-YYYY-MM-DD) of the effective date printed in it. The same text again does nothing; a
     more complete source of an edition replaces a partial one; other differences need
     --replace. All files are added in one transaction: any error leaves the database as it
     was, unless --keep-going: then the files that do not parse or are refused are listed
@@ -77,6 +79,8 @@ def add(files: tuple[Path, ...], db_path: Path, replace: bool, doc_id: str | Non
     Example:
 
         rulesdb add MagicCompRules-2023-10-13.txt "MagicCompRules 20250606.txt"
+
+        rulesdb add MTG_MTR_2026_Feb27_EN.pdf
 
         rulesdb add ../shared/corpus/cr/
 

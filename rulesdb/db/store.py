@@ -9,11 +9,12 @@ from dataclasses import dataclass
 import sqlite_utils
 
 from ..ingest.model import Document, Rule
+from ..ingest.policy_infractions import infraction
 from .bulk import insert_rows, insert_tuples
 from .fts import index_texts, unindex_fts, unindex_texts
 
 DOCUMENT_TABLES = ["rule_rows", "examples", "glossary", "citations", "glyphs", "parts", "residue",
-                   "build_warnings"]
+                   "build_warnings", "infractions"]
 
 
 @dataclass(frozen=True)
@@ -129,10 +130,23 @@ def save_document(db: sqlite_utils.Database, entry: CatalogEntry, doc: Document)
     insert_rows(db, "build_warnings", [
         {"document": entry.id, "message": message} for message in doc.warnings
     ])
+    _save_infractions(db, entry.id, doc.rules, rule_ids)
     if not outer:
         db.conn.commit()
     return StoredCounts(len(doc.rules), examples_total, len(doc.glossary), citations,
                         len(doc.residue))
+
+
+def _save_infractions(db: sqlite_utils.Database, doc_id: str, rules: tuple[Rule, ...],
+                      rule_ids: list[int]) -> None:
+    """The parts of each infraction of an Infraction Procedure Guide, a row each."""
+    rows = []
+    for rule, rule_id in zip(rules, rule_ids, strict=True):
+        found = infraction(rule)
+        if found is not None:
+            rows.append({"document": doc_id, "rule_id": rule_id, **vars(found),
+                         "examples": json.dumps(list(found.examples), ensure_ascii=False)})
+    insert_rows(db, "infractions", rows)
 
 
 def _next_id(db: sqlite_utils.Database, table: str) -> int:
