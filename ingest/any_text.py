@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from . import cr_any, policy_text
 from .model import Document
+from .policy_names import KINDS
 
 # the id prefix of each kind of document `rulesdb add` takes
-PREFIXES = {"comprehensive_rules": "cr",
-            **{kind: prefix for kind, (_, prefix, _) in policy_text.KINDS.items()}}
+PREFIXES = {"comprehensive_rules": "cr", **{kind: prefix for kind, (_, prefix, _) in KINDS.items()}}
 NAMES = {"comprehensive_rules": "Comprehensive Rules",
-         **{kind: name for kind, (_, _, name) in policy_text.KINDS.items()}}
+         **{kind: name for kind, (_, _, name) in KINDS.items()}}
 
 
 def parser_for(text: str) -> str:

@@ -26,7 +26,7 @@ from datetime import datetime
 
 from .model import Document, DocumentMeta, ParseError, Part, Rule, Span
 from .policy_lines import BULLET
-from .policy_text import KINDS, PREFIXES
+from .policy_names import KINDS, PREFIXES
 
 _BROKEN_HYPHEN = re.compile(r"(?<=\w)- (?=\w)")
 _ENDS_LINE = re.compile(r"[.:;!?)”\"]$")

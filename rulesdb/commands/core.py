@@ -124,7 +124,8 @@ def docs(db_path: Path, as_json: bool) -> None:
 
 @click.command()
 @click.argument("number")
-@click.option("--doc", "doc_id", help="Document id [default: the newest that has the rule].")
+@click.option("--doc", "doc_id", help="Document id, or cr, mtr, ipg for the newest edition of "
+                                      "that kind [default: the newest that has the rule].")
 @click.option("--tree", is_flag=True, help="The whole subtree, not only the direct subrules.")
 @click.option("--examples/--no-examples", default=True, show_default=True,
               help="Show the examples.")
@@ -136,12 +137,15 @@ def rule(number: str, doc_id: str | None, tree: bool, examples: bool, db_path: P
     """Show a rule with its subrules and examples, glossary terms marked, references listed.
 
     Terms are underlined (text) or _emphasized_ (Markdown) and defined after the rule, with
-    what each reference points to.
+    what each reference points to. The judges' documents are read the same way: a section
+    of the Magic Tournament Rules (`4.2 --doc mtr`) or an infraction of the Infraction
+    Procedure Guide with its penalty (`2.1 --doc ipg`).
 
     Example:
 
         rulesdb rule 702.19 --doc cr-2025-06-06
         rulesdb rule 702 --tree --no-examples --format markdown
+        rulesdb rule 4.2 --doc mtr
     """
     conn = open_db(db_path)
     found = find_rule_or_fail(conn, number, doc_id)

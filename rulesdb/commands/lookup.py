@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from ..ingest.policy_names import PENALTIES
 from ..lookup import lookup, query
 from ..lookup import search as full_text
 from .common import (
@@ -22,6 +23,7 @@ from .render import (
     format_option,
     glossary_lines,
     highlight,
+    infraction_lines,
     keyword_lines,
     output_format,
     refs_lines,
@@ -30,6 +32,7 @@ from .render import (
 )
 
 KINDS = {"ability": "ability", "action": "action", "ability-word": "ability_word"}
+
 
 
 @click.command()
@@ -62,7 +65,7 @@ def search(text: str, doc_id: str | None, all_editions: bool, limit: int, db_pat
     """
     fmt = output_format(fmt, as_json)
     conn = open_db(db_path)
-    check_document(conn, doc_id)
+    doc_id = check_document(conn, doc_id)
     if full_text.looks_like_rule_number(text):
         found = query.find_rule(conn, text, doc_id)
         if found is not None:
@@ -121,7 +124,7 @@ def glossary(term: str, doc_id: str | None, every: bool, db_path: Path, fmt: str
     """
     fmt = output_format(fmt, as_json)
     conn = open_db(db_path)
-    check_document(conn, doc_id)
+    doc_id = check_document(conn, doc_id)
     result = lookup.glossary(conn, term, doc_id)
     for match in result["matches"]:
         del match["id"]
@@ -151,7 +154,7 @@ def keywords(doc_id: str | None, kind: str | None, db_path: Path, fmt: str,
     """
     fmt = output_format(fmt, as_json)
     conn = open_db(db_path)
-    check_document(conn, doc_id)
+    doc_id = check_document(conn, doc_id)
     result = lookup.keywords(conn, doc_id, KINDS.get(kind or ""))
     if fmt == "json":
         echo_json(result)
@@ -164,7 +167,8 @@ def keywords(doc_id: str | None, kind: str | None, db_path: Path, fmt: str,
 
 @click.command()
 @click.argument("number")
-@click.option("--doc", "doc_id", help="Document id [default: the newest that has the rule].")
+@click.option("--doc", "doc_id", help="Document id, or cr, mtr, ipg for the newest edition of "
+                                      "that kind [default: the newest that has the rule].")
 @db_option
 @format_option
 @json_option
@@ -187,4 +191,39 @@ def refs(number: str, doc_id: str | None, db_path: Path, fmt: str, as_json: bool
     click.echo("\n".join(refs_lines(result, fmt)))
 
 
-COMMANDS = [search, glossary, keywords, refs]
+@click.command()
+@click.option("--penalty", type=click.Choice(PENALTIES, case_sensitive=False),
+              help="Only the infractions with this penalty.")
+@click.option("--doc", "doc_id", default="ipg", show_default=True,
+              help="The Infraction Procedure Guide edition (ipg: the newest).")
+@db_option
+@format_option
+@json_option
+def infractions(penalty: str | None, doc_id: str, db_path: Path, fmt: str,
+                as_json: bool) -> None:
+    """List the infractions of the Infraction Procedure Guide with their penalties: every
+    one, or those with one penalty.
+
+    --json gives each infraction's parts: definition, examples, philosophy, additional
+    remedy, upgrade and downgrade (`rulesdb rule 2.2 --doc ipg` shows one whole).
+
+    Example:
+
+        rulesdb infractions --penalty "game loss"
+    """
+    fmt = output_format(fmt, as_json)
+    conn = open_db(db_path)
+    doc_id = check_document(conn, doc_id)
+    found = query.infractions(conn, doc_id=doc_id, penalty=penalty)
+    for item in found:
+        del item["rule_id"]
+    if fmt == "json":
+        echo_json(found)
+    if not found:
+        raise NotFound(f"no infraction{' with the penalty ' + penalty if penalty else ''} "
+                       f"in {doc_id}")
+    if fmt != "json":
+        click.echo("\n".join(infraction_lines(found, fmt)))
+
+
+COMMANDS = [search, glossary, keywords, refs, infractions]

@@ -79,13 +79,19 @@ def rule_lines(view: Row, fmt: str, examples: bool = True) -> list[str]:
     md = fmt == "markdown"
     for item in [view, *view["subrules"]]:
         text = item["text"] or ""
+        # a heading whose text is its body (a section of the judges' documents) shows it
+        label = (f"{item['number']} {item['title']}" if item.get("title")
+                 and item["title"] != text else item["number"])
         if item is view:
-            head = f"{view['number']} ({view['document']})"
+            head = f"{label} ({view['document']})"
             lines.append(f"**{head}**" if md else click.style(head, bold=True))
         elif md:
-            lines.append(f"**{item['number']}**")
+            lines.append(f"**{label}**")
         else:
-            lines.append(click.style(item["number"], bold=True))
+            lines.append(click.style(label, bold=True))
+        if item.get("infraction"):
+            penalty = f"Penalty: {item['infraction']['penalty']}"
+            lines.append(f"_{penalty}_" if md else f"  {penalty}")
         lines.append(mark_terms(text, item.get("terms", []), fmt) if md
                      else wrap_marked(text, item.get("terms", []), "  "))
         for example in item["examples"] if examples else []:
@@ -187,6 +193,18 @@ def keyword_lines(result: Row, fmt: str) -> list[str]:
             lines.append(f"- **{k['keyword']}** ({kind}, {k['number']}): {k['summary']}")
         else:
             lines.append(f"{k['number']:10} {k['keyword']:24} {kind:12} {k['summary']}")
+    return lines
+
+
+def infraction_lines(found: list[Row], fmt: str) -> list[str]:
+    """Infractions with their numbers and penalties, a line each."""
+    md = fmt == "markdown"
+    lines = [f"**{len(found)} infractions of {found[0]['document']}**" if md
+             else f"{len(found)} infractions in {found[0]['document']}"]
+    for item in found:
+        name = f"{item['category']} — {item['name']}" if item["category"] else item["name"]
+        lines.append(f"- **{item['number']}** {name}: {item['penalty']}" if md
+                     else f"{item['number']:5} {name:60} {item['penalty']}")
     return lines
 
 

@@ -288,9 +288,17 @@ def rule_view(conn: sqlite3.Connection, rule: Row, tree: bool = False,
     items = [view, *view["subrules"]]
     wanted = [ids[item["number"]] for item in items]
     terms, refs = term_mentions(conn, wanted), references_from(conn, wanted)
+    kinds = {row["number"]: row["kind"] for row in rows}
+    parts = {found.pop("rule_id"): found for found in query.infractions(
+        conn, [ids[item["number"]] for item in items
+               if kinds.get(item["number"]) == "infraction"])} if "infraction" in kinds.values() \
+        else {}
     for item in items:
         item["terms"] = terms[ids[item["number"]]]
         item["references"] = refs[ids[item["number"]]]
         if not examples:
             item["examples"] = []
+        found = parts.get(ids[item["number"]])
+        if found is not None:
+            item["infraction"] = {field: found[field] for field in query.INFRACTION_FIELDS}
     return view
