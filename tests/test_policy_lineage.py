@@ -46,9 +46,9 @@ def test_a_list_read_in_another_order_compares_line_for_line(lines, random) -> N
     old, new = "\n".join(shuffled), "\n".join(lines)
     assert wordiff.in_order_of(old, new) == new
     assert all(op["op"] == "equal" for op in wordiff.layout_opcodes(old, new))
-    added = "\n".join([*lines[:4], "a new line", *lines[4:]])
+    added = "\n".join([*lines[:4], "xyz ghost", *lines[4:]])
     ops = [op for op in wordiff.layout_opcodes(old, added) if op["op"] != "equal"]
-    assert [(op["op"], op["new"].strip()) for op in ops] == [("insert", "a new line")]
+    assert [(op["op"], op["new"].strip()) for op in ops] == [("insert", "xyz ghost")]
 
 
 def test_a_short_text_keeps_its_order() -> None:
