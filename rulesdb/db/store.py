@@ -47,7 +47,7 @@ class StoredCounts:
 
 # Layer rows naming a document, by table: the columns that may hold its id or its rules' ids.
 LAYER_ROWS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
-    "references": (("document",), ()),
+    "references": (("document", "target_doc"), ()),
     "keywords": (("document",), ()),
     "alignments": (("old_doc", "new_doc"), ()),
     "edition_changes": (("old_doc", "new_doc"), ()),

@@ -11,6 +11,13 @@ Forms found (each kept with two spans: the whole phrase and the cited label alon
   so "Active Player, Nonactive Player Order" stays one name).
 - Rulebooks: see "New Math" — a quoted heading of the same document.
 
+- The judges' documents (the Magic Tournament Rules, the Infraction Procedure Guide) and
+  the references between them and the Comprehensive Rules: sections, appendices, CR rules,
+  documents and infractions by name (rulesdb.layers.policy_refs). A reference into another
+  document names it in `target_doc` (a whole document: `target_doc` alone); each is
+  resolved against the newest edition of the document it names, so adding or removing an
+  edition of any of the three resolves the judges' documents' references again.
+
 Resolution is conservative: a target that does not exist is never guessed. It is
 `resolved`, `outside_coverage` (a partial document does not contain that part of the
 rules; the reason names what it covers) or `unresolved` with the reason.
@@ -31,6 +38,8 @@ from ..db.bulk import insert_tuples
 from ..db.coverage import Coverage
 from ..db.schema import ensure_schema
 from ..numbers import expand_range
+from . import policy_refs
+from .cross_refs import POLICY_KINDS, Cross, retarget
 
 MAX_RANGE = 80
 
@@ -182,6 +191,11 @@ def by_first_letter(names: tuple[str, ...]) -> dict[str, list[str]]:
     return groups
 
 
+def _nothing(text: str) -> list[Found]:
+    """No references: the judges' documents' are found by rulesdb.layers.policy_refs."""
+    return []
+
+
 def find_quoted_headings(text: str) -> list[Found]:
     """see "Heading" references of rulebook prose."""
     return [
@@ -194,7 +208,8 @@ def find_quoted_headings(text: str) -> list[Found]:
 # the columns written, in the order of the tuples `_document_references` makes
 COLUMNS = ("document", "source_table", "rule_id", "example_id", "glossary_id", "start", "end",
            "cited_start", "cited_end", "raw", "cited", "kind",
-           "target_number", "target_rule_id", "target_glossary_id", "status", "reason")
+           "target_number", "target_rule_id", "target_glossary_id", "target_doc", "status",
+           "reason")
 _STATUS = COLUMNS.index("status")
 
 Row = tuple[Any, ...]  # plain SQLite values
@@ -203,16 +218,26 @@ _FINDERS: dict[str, Finder] = {"comprehensive_rules": find_cr_references,
                                "rulings_summary": find_rulings_references}
 
 
+CROSS_KINDS = (*POLICY_KINDS, "comprehensive_rules")
+
+
 def compute(db: sqlite_utils.Database, doc_ids: list[str]) -> str:
-    """Find and resolve the references of the given documents; a one-line summary."""
+    """Find and resolve the references of the given documents (and again those of the
+    judges' documents when a document they cite may have come or gone); a one-line summary."""
     ensure_schema(db, ["references"])
     counts = {"resolved": 0, "unresolved": 0, "outside_coverage": 0}
     # what a finder found in a text, by finder and text: editions repeat most of their
     # predecessor's text word for word, so each distinct text is searched once per call
     finds: dict[Finder, dict[str, list[Found]]] = {}
+    kinds = dict(db.execute("SELECT id, kind FROM documents").fetchall())
+    if not doc_ids or any(kinds.get(doc) in CROSS_KINDS for doc in doc_ids):
+        doc_ids = [*doc_ids, *(doc for doc, kind in kinds.items()
+                               if kind in POLICY_KINDS and doc not in doc_ids)]
+        retarget(db)
+    cross = Cross(db)
     for doc_id in doc_ids:
         db.execute("DELETE FROM [references] WHERE document = ?", [doc_id])
-        rows = _document_references(db, doc_id, finds)
+        rows = _document_references(db, doc_id, finds, cross)
         insert_tuples(db, "references", COLUMNS, rows)  # in order: the same rows, the same ids
         for row in rows:
             counts[row[_STATUS]] += 1
@@ -249,8 +274,12 @@ class _Resolver:
         self.name_groups = by_first_letter(tuple(sorted(self.glossary, key=len, reverse=True)))
 
     def resolve(self, found: Found, target: str) -> Row:
-        """target_number, target_rule_id, target_glossary_id, status and reason of one
-        reference target."""
+        """target_number, target_rule_id, target_glossary_id, target_doc, status and reason
+        of one reference target."""
+        number, rule_id, glossary_id, status, reason = self._resolve(found, target)
+        return number, rule_id, glossary_id, None, status, reason
+
+    def _resolve(self, found: Found, target: str) -> Row:
         if found.kind == "glossary":
             return None, None, self.glossary[target], "resolved", None
         if found.kind == "heading":
@@ -274,11 +303,14 @@ class _Resolver:
 
 
 def _document_references(db: sqlite_utils.Database, doc_id: str,
-                         finds: dict[Finder, dict[str, list[Found]]]) -> list[Row]:
+                         finds: dict[Finder, dict[str, list[Found]]],
+                         cross: Cross) -> list[Row]:
     """The rows of one document, in the order they are stored (rules, examples, glossary)."""
     document = db["documents"].get(doc_id)
     resolver = _Resolver(db, document)
-    find = _FINDERS.get(document["kind"], find_quoted_headings)
+    key = policy_refs.KEYS.get(document["kind"])
+    find = _FINDERS.get(document["kind"], find_quoted_headings) if key in (None, "cr") \
+        else _nothing
     found_in = finds.setdefault(find, {})
     rows: list[Row] = []
 
@@ -298,6 +330,9 @@ def _document_references(db: sqlite_utils.Database, doc_id: str,
     ).fetchall():
         for one in found(text):
             add((doc_id, "rules", row_id, None, None), one)
+        if key is not None:
+            rows.extend(cross.rows(doc_id, key, (doc_id, "rules", row_id, None, None),
+                                   text or ""))
     for row_id, rule_id, text in db.execute(
         "SELECT id, rule_id, text FROM examples WHERE document = ?", [doc_id]
     ).fetchall():

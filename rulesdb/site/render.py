@@ -96,12 +96,17 @@ def reference_spans(rows: list[dict], number_of: dict[int, tuple[str, str]],
             elif first["target_glossary_id"] in term_of:
                 doc, term = term_of[first["target_glossary_id"]]
                 href = glossary_url(doc, term)
+            elif first.get("target_doc") and first["target_rule_id"] is None:
+                href = f"/{quote(first['target_doc'])}"  # a whole document
             else:
                 continue
             if len(group) > 1:
                 title = f"rules {group[0]['target_number']}–{group[-1]['target_number']}"
             else:
                 title = first["target_number"] or first["cited"]
+            if first.get("target_doc"):
+                title = f"{first['target_doc']} {title}" if first["target_number"] \
+                    else first["target_doc"]
             spans.append(Span(start, end, href, title, "ref"))
         else:
             reason = group[0]["reason"] or group[0]["status"]
