@@ -6,7 +6,6 @@ the newest edition of the document it names."""
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import sqlite_utils
@@ -27,14 +26,14 @@ class Cross:
         self.infractions = policy_refs.Infractions.read(db.conn,
                                                         self.targets.newest.get("ipg"))
         self.found: dict[tuple[str, str], list[policy_refs.Cite]] = {}
-        self.terms: dict[str, tuple[re.Pattern[str] | None, list[str]]] = {}
+        self.terms: dict[str, tuple[policy_terms.Terms, list[str]]] = {}
         for key in ("mtr", "ipg"):
             doc_id = self.targets.newest.get(key)
             rows = db.execute("SELECT number, title, text FROM rules WHERE document = ? "
                               "ORDER BY position", [doc_id]).fetchall() if doc_id else []
             found = policy_terms.definitions([(title, text if text != title else "")
                                               for _, title, text in rows])
-            self.terms[key] = (policy_terms.mention_pattern(found),
+            self.terms[key] = (policy_terms.terms(found),
                                [f"{key}|{rows[d.rule][0]}" for d in found])
 
     def rows(self, doc_id: str, key: str, owner: tuple, text: str) -> list[Row]:
@@ -66,8 +65,8 @@ class Cross:
         cites = policy_refs.find(text, self.infractions, key)
         taken = [(c.start, c.end) for c in cites]
         for defining in {"mtr": ("mtr",), "ipg": ("mtr", "ipg")}.get(key, ()):
-            pattern, targets = self.terms[defining]
-            for start, end, at in policy_terms.mentions(text, pattern):
+            found, targets = self.terms[defining]
+            for start, end, at in policy_terms.mentions(text, found):
                 if not any(lo < end and start < hi for lo, hi in taken):
                     cites.append(policy_refs.Cite(start, end, start, end, "term",
                                                   (targets[at],)))

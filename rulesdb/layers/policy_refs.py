@@ -66,6 +66,8 @@ APPENDIX = re.compile(r"\bAppendix\s+(?P<letter>[A-Z])\b")
 CR_RULE = re.compile(r"\brules?\s+(?P<number>\d{3}\.\d+[a-z]?)\b")
 CLASSES = {"Game Play Error": "2", "Tournament Error": "3", "Unsporting Conduct": "4"}
 _DASH = r"\s*[—–-]\s*"
+# a class of infractions named alone, not before an infraction's name
+CLASS = re.compile(rf"\b(?P<name>{'|'.join(CLASSES)})s?\b(?!{_DASH}[A-Z])")
 
 
 @dataclass(frozen=True)
@@ -86,17 +88,18 @@ class Infractions:
 
     def __init__(self, names: dict[str, tuple[str, str]]) -> None:
         self.names = names  # number → (category, name)
-        full = sorted({f"{c}|{n}" for c, n in names.values() if c}, key=len, reverse=True)
-        self.full = re.compile("|".join(
-            rf"(?P<f{at}>{re.escape(c)}{_DASH}{re.escape(n)})"
-            for at, (c, n) in enumerate(x.split("|") for x in full))) if full else None
-        self.by_full = {at: next(num for num, (c, n) in names.items() if f"{c}|{n}" == key)
-                        for at, key in enumerate(full)}
+        categories = sorted({c for c, _ in names.values() if c}, key=len, reverse=True)
+        named = sorted({n for c, n in names.values() if c}, key=len, reverse=True)
+        self.full = re.compile(
+            rf"(?P<category>{'|'.join(map(re.escape, categories))}){_DASH}"
+            rf"(?P<name>{'|'.join(map(re.escape, named))})\b") if categories else None
+        self.by_full = {(c, n): number for number, (c, n) in names.items() if c}
         several = sorted({n for _, n in names.values() if len(n.split()) > 1
                           and n not in ("Minor", "Major")}, key=len, reverse=True)
         self.bare = re.compile(r"\b(?:" + "|".join(re.escape(n) for n in several)
                                + r")s?\b") if several else None
-        self.one_word = re.compile(r"(?<=[a-z,] )(?:" + "|".join(
+        # found alone; kept only inside a sentence (`_inside`)
+        self.one_word = re.compile(r"\b(?:" + "|".join(
             re.escape(n) for _, n in names.values() if len(n.split()) == 1
             and n not in ("Minor", "Major")) + r")\b") if names else None
         self.number_of = {n: num for num, (_, n) in names.items()}
@@ -169,21 +172,28 @@ def _infractions(text: str, infractions: Infractions, own_key: str | None, add) 
     key = SELF if own_key == "ipg" else "ipg"
     if infractions.full is not None:
         for match in infractions.full.finditer(text):
-            at = next(int(g[1:]) for g, v in match.groupdict().items() if v is not None)
-            add(Cite(match.start(), match.end(), match.start(), match.end(), "infraction",
-                     (f"{key}|{infractions.by_full[at]}",)))
+            number = infractions.by_full.get((match["category"], match["name"]))
+            if number is not None:
+                add(Cite(match.start(), match.end(), match.start(), match.end(),
+                         "infraction", (f"{key}|{number}",)))
     for pattern in (infractions.bare, infractions.one_word):
         for match in pattern.finditer(text) if pattern is not None else ():
+            if pattern is infractions.one_word and not _inside(text, match.start()):
+                continue
             name = match.group().removesuffix("s") if match.group() not in \
                 infractions.number_of else match.group()
             number = infractions.number_of.get(name)
             if number is not None:
                 add(Cite(match.start(), match.end(), match.start(), match.end(), "infraction",
                          (f"{key}|{number}",)))
-    for name, number in CLASSES.items():
-        for match in re.finditer(rf"\b{name}s?\b(?!{_DASH}[A-Z])", text):
-            add(Cite(match.start(), match.end(), match.start(), match.end(), "infraction",
-                     (f"{key}|{number}",)))
+    for match in CLASS.finditer(text):
+        add(Cite(match.start(), match.end(), match.start(), match.end(), "infraction",
+                 (f"{key}|{CLASSES[match['name']]}",)))
+
+
+def _inside(text: str, at: int) -> bool:
+    """Whether a word at `at` stands inside a sentence ("…is Stalling"), not opening one."""
+    return at >= 2 and text[at - 1] == " " and (text[at - 2].islower() or text[at - 2] == ",")
 
 
 class Targets:

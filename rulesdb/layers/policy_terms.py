@@ -89,26 +89,45 @@ def definitions(rules: list[tuple[str | None, str]]) -> list[Definition]:
     return sorted(found.values(), key=lambda d: (d.rule, d.term))
 
 
-def mention_pattern(terms: list[Definition]) -> re.Pattern[str] | None:
-    """A pattern finding any of `terms` in a text: a term in any case, singular or plural;
-    an abbreviation in capitals only. Named groups are the terms' indexes (t0, t1, …)."""
-    if not terms:
-        return None
-    parts = []
-    for at, definition in sorted(enumerate(terms), key=lambda d: -len(d[1].term)):
-        if definition.abbreviation:
-            parts.append(rf"(?P<t{at}>\b{re.escape(definition.term)}\b)")
-        else:
-            word = re.escape(definition.term)
-            plural = word[:-1] + "(?:y|ies)" if word.endswith("y") else word + "(?:s|es)?"
-            parts.append(rf"(?P<t{at}>\b(?i:{plural})\b)")
-    return re.compile("|".join(parts))
+@dataclass(frozen=True)
+class Terms:
+    """Terms to be found in texts: the words of each (any case, singular or plural) and the
+    abbreviations (in capitals only), each by its index in the definitions given."""
+
+    words: re.Pattern[str] | None
+    abbreviations: re.Pattern[str] | None
+    index: dict[str, int]  # a term (lower case) or an abbreviation → its index
 
 
-def mentions(text: str, pattern: re.Pattern[str] | None) -> list[tuple[int, int, int]]:
+def terms(definitions: list[Definition]) -> Terms:
+    """What `mentions` looks for."""
+    words = sorted((d.term for d in definitions if not d.abbreviation), key=len, reverse=True)
+    shorts = [d.term for d in definitions if d.abbreviation]
+
+    def plural(term: str) -> str:
+        word = re.escape(term)
+        return word[:-1] + "(?:y|ies)" if word.endswith("y") else word + "(?:s|es)?"
+
+    return Terms(
+        re.compile(r"\b(?:" + "|".join(map(plural, words)) + r")\b", re.IGNORECASE)
+        if words else None,
+        re.compile(r"\b(?:" + "|".join(map(re.escape, shorts)) + r")\b") if shorts else None,
+        {(d.term if d.abbreviation else d.term.lower()): at for at, d in enumerate(definitions)})
+
+
+def mentions(text: str, found: Terms) -> list[tuple[int, int, int]]:
     """(start, end, term index) of each mention of a term in `text`."""
-    if pattern is None:
-        return []
-    return [(m.start(), m.end(), int(next(g for g, v in m.groupdict().items()
-                                          if v is not None)[1:]))
-            for m in pattern.finditer(text)]
+    out = []
+    if found.words is not None:
+        for match in found.words.finditer(text):
+            word = match.group().lower()
+            at = found.index.get(word)
+            if at is None:
+                at = found.index.get(singular(word)) if " " not in word[-4:] else None
+                at = at if at is not None else found.index.get(word.rstrip("s"))
+            if at is not None:
+                out.append((match.start(), match.end(), at))
+    if found.abbreviations is not None:
+        out += [(m.start(), m.end(), found.index[m.group()])
+                for m in found.abbreviations.finditer(text)]
+    return sorted(out)
