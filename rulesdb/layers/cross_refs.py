@@ -25,7 +25,7 @@ class Cross:
         self.targets = policy_refs.Targets(db.conn)
         self.infractions = policy_refs.Infractions.read(db.conn,
                                                         self.targets.newest.get("ipg"))
-        self.found: dict[tuple[str, str], list[policy_refs.Cite]] = {}
+        self.found: dict[tuple[str, str, str | None], list[policy_refs.Cite]] = {}
         self.terms: dict[str, tuple[policy_terms.Terms, list[str]]] = {}
         for key in ("mtr", "ipg"):
             doc_id = self.targets.newest.get(key)
@@ -36,15 +36,17 @@ class Cross:
             self.terms[key] = (policy_terms.terms(found),
                                [f"{key}|{rows[d.rule][0]}" for d in found])
 
-    def rows(self, doc_id: str, key: str, owner: tuple, text: str) -> list[Row]:
+    def rows(self, doc_id: str, key: str, owner: tuple, text: str,
+             title: str | None = None) -> list[Row]:
         """The rows of the references a text of document `doc_id` (of kind `key`) makes to
         another document or, in a judges' document, to its own sections and terms; `owner`
-        is the row's first columns (document, table, rule, example, glossary)."""
+        is the row's first columns (document, table, rule, example, glossary), `title` the
+        title of the section the text is."""
         if key == "cr" and "Tournament Rules" not in text and "Infraction" not in text:
             return []  # most CR texts name neither
-        cites = self.found.get((key, text))
+        cites = self.found.get((key, text, title))
         if cites is None:
-            cites = self.found[(key, text)] = self._find(text, key)
+            cites = self.found[(key, text, title)] = self._find(text, key, title)
         rows = []
         for cite, named in ((one, target) for one in cites for target in one.targets):
             # its own document's section or term
@@ -60,9 +62,9 @@ class Cross:
                          target_doc if target_doc != doc_id else None, status, reason))
         return rows
 
-    def _find(self, text: str, key: str) -> list[policy_refs.Cite]:
+    def _find(self, text: str, key: str, title: str | None) -> list[policy_refs.Cite]:
         """The citations of a text, then the terms it uses where no citation stands."""
-        cites = policy_refs.find(text, self.infractions, key)
+        cites = policy_refs.find(text, self.infractions, key, title)
         taken = [(c.start, c.end) for c in cites]
         for defining in {"mtr": ("mtr",), "ipg": ("mtr", "ipg")}.get(key, ()):
             found, targets = self.terms[defining]

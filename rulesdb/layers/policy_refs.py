@@ -15,9 +15,9 @@ Guide):
   Enforcement Level", the "Premier Tournament Invitation Policy") is kept, unresolved, with
   that reason;
 - infractions of the Infraction Procedure Guide by name: "Game Play Error — Hidden Card
-  Error", "the Communication Policy Violation infraction", "Decklist Problems", a one-word
-  name inside a sentence ("…is Stalling."), and the classes of infractions ("Tournament
-  Error", "Unsporting Conduct").
+  Error", "the Communication Policy Violation infraction", "Decklist Problems", "…is
+  Stalling." (a one-word name but in the section it titles), and the classes of
+  infractions ("Tournament Error", "Unsporting Conduct").
 In the Comprehensive Rules, the judges' documents by name ("the Magic: The Gathering
 Tournament Rules").
 
@@ -98,7 +98,6 @@ class Infractions:
                           and n not in ("Minor", "Major")}, key=len, reverse=True)
         self.bare = re.compile(r"\b(?:" + "|".join(re.escape(n) for n in several)
                                + r")s?\b") if several else None
-        # found alone; kept only inside a sentence (`_inside`)
         self.one_word = re.compile(r"\b(?:" + "|".join(
             re.escape(n) for _, n in names.values() if len(n.split()) == 1
             and n not in ("Minor", "Major")) + r")\b") if names else None
@@ -112,10 +111,12 @@ class Infractions:
         return cls({number: (category or "", name) for number, category, name in rows})
 
 
-def find(text: str, infractions: Infractions, own_key: str | None) -> list[Cite]:
+def find(text: str, infractions: Infractions, own_key: str | None,
+         title: str | None = None) -> list[Cite]:
     """The references of a judges' document's text (`own_key`: the key of its kind, whose
-    name is no reference), and of a CR text (`own_key` "cr": only the judges' documents by
-    name)."""
+    name is no reference; `title`: its section's, which names no infraction there: MTR 5.1
+    Cheating's "Cheating will not be tolerated"), and of a CR text (`own_key` "cr": only the
+    judges' documents by name)."""
     found: list[Cite] = []
     taken: list[tuple[int, int]] = []
 
@@ -132,7 +133,7 @@ def find(text: str, infractions: Infractions, own_key: str | None) -> list[Cite]
         for match in CR_RULE.finditer(text):
             add(Cite(match.start(), match.end(), match.start("number"), match.end("number"),
                      "rule", (f"cr|{match['number']}",)))
-        _infractions(text, infractions, own_key, add)
+        _infractions(text, infractions, own_key, add, title)
     for match in NAME.finditer(text):
         key = _named(match)
         if key != own_key:
@@ -168,7 +169,8 @@ def _sections(text: str, add) -> None:
                      "section", (f"{SELF}|{match['first']}",)))
 
 
-def _infractions(text: str, infractions: Infractions, own_key: str | None, add) -> None:
+def _infractions(text: str, infractions: Infractions, own_key: str | None, add,
+                 title: str | None) -> None:
     key = SELF if own_key == "ipg" else "ipg"
     if infractions.full is not None:
         for match in infractions.full.finditer(text):
@@ -178,7 +180,7 @@ def _infractions(text: str, infractions: Infractions, own_key: str | None, add) 
                          "infraction", (f"{key}|{number}",)))
     for pattern in (infractions.bare, infractions.one_word):
         for match in pattern.finditer(text) if pattern is not None else ():
-            if pattern is infractions.one_word and not _inside(text, match.start()):
+            if pattern is infractions.one_word and match.group() == title:
                 continue
             name = match.group().removesuffix("s") if match.group() not in \
                 infractions.number_of else match.group()
@@ -189,11 +191,6 @@ def _infractions(text: str, infractions: Infractions, own_key: str | None, add) 
     for match in CLASS.finditer(text):
         add(Cite(match.start(), match.end(), match.start(), match.end(), "infraction",
                  (f"{key}|{CLASSES[match['name']]}",)))
-
-
-def _inside(text: str, at: int) -> bool:
-    """Whether a word at `at` stands inside a sentence ("…is Stalling"), not opening one."""
-    return at >= 2 and text[at - 1] == " " and (text[at - 2].islower() or text[at - 2] == ",")
 
 
 class Targets:

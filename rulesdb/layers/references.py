@@ -325,14 +325,14 @@ def _document_references(db: sqlite_utils.Database, doc_id: str,
             found_in[text] = find(text)
         return found_in[text]
 
-    for row_id, text in db.execute(
-        "SELECT id, text FROM rules WHERE document = ?", [doc_id]
+    for row_id, text, title in db.execute(
+        "SELECT id, text, title FROM rules WHERE document = ?", [doc_id]
     ).fetchall():
         for one in found(text):
             add((doc_id, "rules", row_id, None, None), one)
         if key is not None:
             rows.extend(cross.rows(doc_id, key, (doc_id, "rules", row_id, None, None),
-                                   text or ""))
+                                   text or "", title))
     for row_id, rule_id, text in db.execute(
         "SELECT id, rule_id, text FROM examples WHERE document = ?", [doc_id]
     ).fetchall():
