@@ -13,3 +13,10 @@ KINDS = {
 PREFIXES = {prefix: kind for kind, (_, prefix, _) in KINDS.items()}
 # the penalties the IPG defines (section 1.1), and the one its Missed Trigger prints
 PENALTIES = ("No Penalty", "Warning", "Game Loss", "Match Loss", "Disqualification")
+# headings each document prints on their own line above a part of a section, which the
+# contents do not list (the IPG sets its text right under them)
+SUB_HEADINGS = {
+    INFRACTION_GUIDE: ("Definition", "Examples", "Philosophy", "Additional Remedy",
+                       *PENALTIES[1:]),
+    TOURNAMENT_RULES: ("Examples", "Regular", "Competitive", "Professional"),
+}

@@ -42,16 +42,9 @@ from .policy_lines import (
     paragraphs,
     source_lines,
 )
-from .policy_names import INFRACTION_GUIDE, KINDS, PENALTIES, TOURNAMENT_RULES
+from .policy_names import INFRACTION_GUIDE, KINDS, PENALTIES, SUB_HEADINGS
 from .prose import slugify
 
-# headings each document prints on their own line above a part of a section, which the
-# contents do not list (the IPG sets its text right under them)
-SUB_HEADINGS = {
-    INFRACTION_GUIDE: ("Definition", "Examples", "Philosophy", "Additional Remedy",
-                       *PENALTIES[1:]),
-    TOURNAMENT_RULES: ("Examples", "Regular", "Competitive", "Professional"),
-}
 HEAD_LINES = 40  # the title line stands among a document's first lines
 _EFFECTIVE = re.compile(r"Effective\s+((?P<month>[A-Za-z]+)\.?\s+(?P<day>\d{1,2}),?\s*"
                         r"(?P<year>\d{4}))")

@@ -12,6 +12,8 @@ from urllib.parse import quote
 
 from markupsafe import Markup, escape
 
+from ..ingest.policy_names import SUB_HEADINGS
+
 
 def slug(term: str) -> str:
     """The URL form of a glossary term: lower case, runs of other characters become '-';
@@ -68,11 +70,37 @@ def linked(text: str, spans: list[Span]) -> Markup:
             parts.append(f'<span class="{span.css}" title="{escape(span.title)}">{inner}</span>')
         cursor = span.end
     parts.append(_plain(text[cursor:]))
-    return Markup("".join(parts))
+    return Markup(_laid_out("".join(parts)))
 
 
 def _plain(text: str) -> str:
     return str(escape(text)).replace("\n", "<br>\n")
+
+
+# the sub-headings the judges' documents print above a part of a section ("Definition")
+_PARTS = frozenset(heading for headings in SUB_HEADINGS.values() for heading in headings)
+
+
+def _laid_out(html: str) -> str:
+    """A text's lines laid out: a run of bulleted lines ("• …", as the judges' documents
+    print their lists) as a list, a sub-heading standing alone on its line in bold, the
+    other lines a line break apart."""
+    if "•" not in html and not any(part in html for part in _PARTS):
+        return html
+    out: list[str] = []
+    items: list[str] = []
+    for line in html.split("<br>\n"):
+        if line.startswith("• "):
+            items.append(f"<li>{line[2:]}</li>")
+            continue
+        if items:
+            out.append(f'<ul class="items">{"".join(items)}</ul>')
+            items = []
+        out.append(f'<strong class="part">{line}</strong>' if line in _PARTS else line)
+    if items:
+        out.append(f'<ul class="items">{"".join(items)}</ul>')
+    return "<br>\n".join(out).replace("</ul><br>\n", "</ul>\n").replace(
+        "<br>\n<ul", "\n<ul")
 
 
 def reference_spans(rows: list[dict], number_of: dict[int, tuple[str, str]],
