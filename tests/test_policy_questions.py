@@ -1,0 +1,42 @@
+"""The policy question set (tests/data/search_questions_policy.tsv): questions people asked
+about the Magic Tournament Rules and the Infraction Procedure Guide, each with where it was
+asked and the paragraphs that answer it. The set is data the search is judged on: every
+answer must name a paragraph of the current MTR or IPG."""
+
+from __future__ import annotations
+
+import csv
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+QUESTIONS = Path(__file__).resolve().parent / "data" / "search_questions_policy.tsv"
+DOCUMENTS = {"mtr": "mtr-2026-02-27", "ipg": "ipg-2024-09-23"}
+
+
+def rows() -> list[dict[str, str]]:
+    with QUESTIONS.open(encoding="utf-8", newline="") as handle:
+        return list(csv.DictReader(handle, delimiter="\t"))
+
+
+def test_the_set_holds_forty_questions_people_asked_each_with_its_source() -> None:
+    found = rows()
+    assert len(found) >= 40
+    assert list(found[0]) == ["kind", "query", "answers", "source", "note"]
+    queries = [row["query"] for row in found]
+    assert len(set(queries)) == len(queries)
+    for row in found:
+        assert row["source"].startswith(("http://", "https://")), row
+        assert row["kind"] in {"penalty", "procedure", "communication", "deck", "prizes",
+                               "conduct"}, row
+
+
+@pytest.mark.parametrize("row", rows(), ids=lambda row: row["query"][:40])
+def test_every_answer_is_a_paragraph_of_the_current_documents(row, bundled_db) -> None:
+    with sqlite3.connect(bundled_db) as conn:
+        for answer in row["answers"].split(";"):
+            kind, _, number = answer.partition(":")
+            assert kind in DOCUMENTS, answer
+            assert conn.execute("SELECT 1 FROM rules WHERE document = ? AND number = ?",
+                                [DOCUMENTS[kind], number]).fetchone(), answer
