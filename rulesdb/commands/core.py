@@ -112,13 +112,14 @@ def docs(db_path: Path, as_json: bool) -> None:
         echo_json(rows)
         return
     width = max((len(row["id"]) for row in rows), default=0)
+    kinds = max((len(row["kind"]) for row in rows), default=0)
     for row in rows:
         covers = ""
         if row["partial"] and "cut off" not in row["title"]:
             covers = f" covers {', '.join(row['covers'])}"
         if row.get("superseded_by"):
             covers += f"; the whole release is {row['superseded_by']}"
-        click.echo(f"{row['id']:{width}} {row['kind']:20} {row['rule_count']:5} rules "
+        click.echo(f"{row['id']:{width}} {row['kind']:{kinds}} {row['rule_count']:5} rules "
                    f"{row['glossary_count']:4} glossary  {row['title']}{covers}")
 
 

@@ -99,7 +99,7 @@ def rule_lines(view: Row, fmt: str, examples: bool = True) -> list[str]:
         if md:
             lines.append("")
     refs = [(item["number"], ref) for item in [view, *view["subrules"]]
-            for ref in item.get("references", [])]
+            for ref in item.get("references", []) if ref["kind"] != "term"]
     if refs:
         lines.append("**References**" if md else click.style("References:", bold=True))
         for number, ref in refs:
@@ -110,6 +110,13 @@ def rule_lines(view: Row, fmt: str, examples: bool = True) -> list[str]:
             elif ref["status"] != "resolved":
                 line += f" — {ref['status'].replace('_', ' ')}: {ref['reason'] or ''}".rstrip(": ")
             lines.append(f"- {line}" if md else wrap(line, "  "))
+    defined = _defined_terms(view)
+    if defined:
+        lines.append("**Defined terms**" if md else click.style("Defined terms:", bold=True))
+        for ref in defined:
+            line = (f"{ref['cited']} → {ref['target']} ({ref['target_document']}): "
+                    f"{ref['target_text']}")
+            lines.append(f"- {line}" if md else wrap(line, "  "))
     terms = _distinct_terms(view)
     if terms:
         if md:
@@ -119,6 +126,17 @@ def rule_lines(view: Row, fmt: str, examples: bool = True) -> list[str]:
             line = f"{term['term']} ({term['glossary']}): {term['definition']}"
             lines.append(f"- {line}" if md else wrap(line, "  "))
     return lines
+
+
+def _defined_terms(view: Row) -> list[Row]:
+    """The terms a judges' document defines that a view's texts use, each once (by the
+    paragraph that defines it)."""
+    seen: dict[tuple, Row] = {}
+    for item in [view, *view["subrules"]]:
+        for ref in item.get("references", []):
+            if ref["kind"] == "term" and ref["target"]:
+                seen.setdefault((ref["target_document"], ref["target"]), ref)
+    return list(seen.values())
 
 
 def _distinct_terms(view: Row) -> list[Row]:
