@@ -1,4 +1,5 @@
-"""Lookup latency at full size: each of the issue's five commands, each run a fresh process
+"""Lookup latency at full size: each of the issue's five commands (and lookups of the judges'
+documents, issue 39), each run a fresh process
 (interpreter start and imports included, as a user runs it), on the default database (the
 seeds and the whole history) and, for comparison, on the seeds alone.
 
@@ -22,7 +23,10 @@ from add_corpus import installed_env
 
 SOURCES = Path(__file__).resolve().parent.parent / "data" / "sources"
 COMMANDS = [["rule", "702.19"], ["glossary", "tapped"], ["refs", "702.19b"],
-            ["history", "702.19"], ["search", "trample"]]
+            ["history", "702.19"], ["search", "trample"],
+            # the judges' documents: a kind's newest edition, an infraction with its parts
+            ["rule", "4.2", "--doc", "mtr"], ["rule", "2.1", "--doc", "ipg"],
+            ["infractions", "--penalty", "game loss"]]
 TARGET = 0.150
 
 
@@ -53,7 +57,7 @@ def main() -> None:
         if not args.db:
             build(full, seeds_only=False)
         build(seeds, seeds_only=True)
-        print(f"{'command':22} {'full history':>22} {'seeds only':>16}   target")
+        print(f"{'command':38} {'full history':>22} {'seeds only':>16}   target")
         worst = 0.0
         for command in COMMANDS:
             figures = []
@@ -64,7 +68,7 @@ def main() -> None:
             (full_median, full_max), (seeds_median, _) = figures
             worst = max(worst, full_median)
             verdict = "ok" if full_median <= TARGET else "OVER"
-            print(f"rulesdb {' '.join(command):14} {full_median * 1000:8.0f} ms "
+            print(f"rulesdb {' '.join(command):30} {full_median * 1000:8.0f} ms "
                   f"(max {full_max * 1000:4.0f}) {seeds_median * 1000:10.0f} ms   "
                   f"≤ {TARGET * 1000:.0f} ms {verdict}")
         print(f"\nslowest median on the full history: {worst * 1000:.0f} ms "
