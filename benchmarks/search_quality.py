@@ -7,8 +7,9 @@ tests/data/search_questions.tsv. Targets (issue 29), with no --doc: recall@5 ≥
 recall@1 ≥ 0.60.
 
 A question's answers are rule numbers or glossary entries (`glossary:Term`) of the current
-rules; a hit counts when it is one of them, in any edition that prints it (a hit is shown by
-its newest wording).
+rules, or sections of the judges' documents (`mtr:4.2`, `ipg:2.1`: the policy set,
+tests/data/search_questions_policy.tsv); a hit counts when it is one of them, in any
+edition that prints it (a hit is shown by its newest wording).
 """
 
 from __future__ import annotations
@@ -45,9 +46,13 @@ def load_questions(path: Path = QUESTIONS) -> list[Question]:
 
 
 def hit_label(hit: dict) -> str:
-    """A hit as the answers name it: a rule number, or `glossary:Term`."""
+    """A hit as the answers name it: a rule number, `glossary:Term`, or a judges' document's
+    section as `mtr:4.2` / `ipg:2.1` (any edition of the kind)."""
     if hit["kind"] == "glossary":
         return f"glossary:{hit['term']}"
+    prefix = hit.get("document", "").split("-")[0]
+    if prefix in ("mtr", "ipg"):
+        return f"{prefix}:{hit['number']}"
     return hit["number"]
 
 
@@ -121,13 +126,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--db", type=Path, default=ROOT / "data" / "rules.db")
     parser.add_argument("--questions", type=Path, default=QUESTIONS)
-    parser.add_argument("--doc", default=None, help="search only this document")
+    parser.add_argument("--doc", default=None,
+                        help="search only this document (an id, or cr / mtr / ipg: the newest "
+                             "edition of the kind)")
     parser.add_argument("--misses", action="store_true", help="list every miss")
     args = parser.parse_args()
-    from rulesdb.lookup.query import connect
+    from rulesdb.lookup.query import connect, resolve_document
 
     conn = connect(args.db)
-    results = evaluate(conn, load_questions(args.questions), args.doc)
+    doc_id = resolve_document(conn, args.doc) if args.doc else None
+    if args.doc and doc_id is None:
+        parser.error(f"no document {args.doc!r} in {args.db}")
+    results = evaluate(conn, load_questions(args.questions), doc_id)
     ranks = [r.rank for r in results if r.rank]
     print(f"{len(results)} questions on {args.db}"
           f"{' (--doc ' + args.doc + ')' if args.doc else ''}; median rank of the found "

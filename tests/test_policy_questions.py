@@ -40,3 +40,20 @@ def test_every_answer_is_a_paragraph_of_the_current_documents(row, bundled_db) -
             assert kind in DOCUMENTS, answer
             assert conn.execute("SELECT 1 FROM rules WHERE document = ? AND number = ?",
                                 [DOCUMENTS[kind], number]).fetchone(), answer
+
+
+def test_the_quality_benchmark_names_a_hit_as_the_set_names_its_answers() -> None:
+    import importlib.util
+    import sys
+
+    path = QUESTIONS.parent.parent.parent / "benchmarks" / "search_quality.py"
+    spec = importlib.util.spec_from_file_location("search_quality", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["search_quality"] = module
+    spec.loader.exec_module(module)
+    questions = module.load_questions(QUESTIONS)
+    assert len(questions) == len(rows())
+    label = module.hit_label
+    assert label({"kind": "rule", "document": "mtr-2025-11-10", "number": "4.2"}) == "mtr:4.2"
+    assert label({"kind": "rule", "document": "ipg-2024-09-23", "number": "2.1"}) == "ipg:2.1"
+    assert label({"kind": "rule", "document": "cr-2026-01-16", "number": "702.19"}) == "702.19"
