@@ -46,3 +46,36 @@ def test_an_id_of_another_kind_is_refused(tmp_path) -> None:
     assert ("--id mtr-2024-09-23: expected ipg-YYYY-MM-DD (the file is a Magic Infraction "
             "Procedure Guide)") in result.output
     assert not (tmp_path / "r.db").exists()
+
+
+def test_a_newer_edition_added_then_removed_leaves_the_references_as_they_were(tmp_path) -> None:
+    """The CR's "see the Magic Tournament Rules" follows the newest MTR, and goes back to the
+    bundled one when the added edition is removed."""
+    import shutil
+
+    from rulesdb.sources.build import build
+
+    from conftest import SOURCES
+    from test_layers_run import layer_rows
+
+    bundled, db = tmp_path / "bundled.db", tmp_path / "rules.db"
+    build(bundled, SOURCES, seeds_only=True)
+    shutil.copyfile(bundled, db)
+    newer = tmp_path / "mtr.pdf.txt"
+    newer.write_text(MTR.read_text(encoding="utf-8").replace(
+        "Effective February 27, 2026", "Effective March 1, 2027"), encoding="utf-8")
+    runner = CliRunner()
+    added = runner.invoke(cli, ["add", str(newer), "--db", str(db)])
+    assert added.exit_code == 0, added.output
+    conn = sqlite3.connect(db)
+    whole = ("SELECT DISTINCT target_doc FROM [references] WHERE document LIKE 'cr-%' AND "
+             "kind = 'document'")
+    assert conn.execute(whole).fetchall() == [("mtr-2027-03-01",)]
+    conn.close()
+    removed = runner.invoke(cli, ["remove", "mtr-2027-03-01", "--db", str(db)])
+    assert removed.exit_code == 0, removed.output
+    tables = ("references", "alignments", "lineages", "term_mentions")
+    assert layer_rows(db, tables) == layer_rows(bundled, tables)
+    conn = sqlite3.connect(db)
+    assert conn.execute(whole).fetchall() == [("mtr-2026-02-27",)]
+    assert conn.execute("PRAGMA foreign_key_check").fetchall() == []

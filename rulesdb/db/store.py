@@ -11,6 +11,7 @@ import sqlite_utils
 from ..ingest.model import Document, Rule
 from ..ingest.policy_infractions import infraction
 from .bulk import insert_rows, insert_tuples
+from .editions import cited_edition
 from .fts import index_texts, unindex_fts, unindex_texts
 
 DOCUMENT_TABLES = ["rule_rows", "examples", "glossary", "citations", "glyphs", "parts", "residue",
@@ -69,6 +70,7 @@ def delete_document(db: sqlite_utils.Database, doc_id: str) -> None:
     if not db["documents"].exists() or not db.execute(
             "SELECT 1 FROM documents WHERE id = ?", [doc_id]).fetchone():
         return
+    _cite_another_edition(db, doc_id)
     rule_ids = "SELECT id FROM rule_rows WHERE document = ?"
     for table, (doc_columns, rule_columns) in LAYER_ROWS.items():
         if not db[table].exists():
@@ -85,6 +87,20 @@ def delete_document(db: sqlite_utils.Database, doc_id: str) -> None:
         unindex_texts(db, unused)
         db.execute(f"DELETE FROM texts WHERE {unused}")
     db.execute("DELETE FROM documents WHERE id = ?", [doc_id])
+
+
+def _cite_another_edition(db: sqlite_utils.Database, doc_id: str) -> None:
+    """The references of other documents to a document as a whole ("see the Magic Tournament
+    Rules") follow to the edition that name resolves to without it; with none left they go
+    with the document."""
+    if not db["references"].exists():
+        return
+    (kind,) = db.execute("SELECT kind FROM documents WHERE id = ?", [doc_id]).fetchone()
+    other = cited_edition(db.conn, kind, without=doc_id)
+    if other is not None:
+        db.execute("UPDATE [references] SET target_doc = ? WHERE target_doc = ? AND document "
+                   "!= ? AND kind = 'document' AND target_rule_id IS NULL",
+                   [other, doc_id, doc_id])
 
 
 def save_document(db: sqlite_utils.Database, entry: CatalogEntry, doc: Document) -> StoredCounts:

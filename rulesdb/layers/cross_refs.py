@@ -10,6 +10,7 @@ from typing import Any
 
 import sqlite_utils
 
+from ..db.editions import cited_edition
 from . import policy_refs, policy_terms
 
 Row = tuple[Any, ...]
@@ -80,12 +81,11 @@ def retarget(db: sqlite_utils.Database) -> None:
     """Point the references to a judges' document as a whole (the CR's) at its newest
     edition, or drop them when none is left."""
     for kind in POLICY_KINDS:
-        row = db.execute("SELECT id FROM documents WHERE kind = ? ORDER BY effective_date "
-                         "DESC, partial, id LIMIT 1", [kind]).fetchone()
+        newest = cited_edition(db.conn, kind)
         stale = ("kind = 'document' AND target_rule_id IS NULL AND target_doc IN (SELECT id "
                  "FROM documents WHERE kind = ?)")
-        if row is None:
+        if newest is None:
             db.execute(f"DELETE FROM [references] WHERE {stale}", [kind])
         else:
             db.execute(f"UPDATE [references] SET target_doc = ? WHERE {stale} AND "
-                       "target_doc != ?", [row[0], kind, row[0]])
+                       "target_doc != ?", [newest, kind, newest])

@@ -36,6 +36,7 @@ import sqlite3
 from dataclasses import dataclass
 
 from ..db.coverage import Coverage
+from ..db.editions import cited_edition
 from ..ingest.policy_names import KINDS
 from ..numbers import natural_key
 
@@ -200,13 +201,9 @@ class Targets:
         self.conn = conn
         self.newest: dict[str, str] = {}
         for key, kind in BY_KEY.items():
-            row = conn.execute("SELECT id FROM documents WHERE kind = ? ORDER BY "
-                               "effective_date DESC, partial, id LIMIT 1" if kind !=
-                               "comprehensive_rules" else "SELECT id FROM documents WHERE "
-                               "kind = ? ORDER BY partial, effective_date DESC, id LIMIT 1",
-                               [kind]).fetchone()
-            if row:
-                self.newest[key] = row[0]
+            doc_id = cited_edition(conn, kind)
+            if doc_id:
+                self.newest[key] = doc_id
         self.rules: dict[str, dict[str, int]] = {}
         self.coverage: dict[str, Coverage] = {}
 

@@ -229,23 +229,42 @@ def compute(db: sqlite_utils.Database, doc_ids: list[str]) -> str:
     # what a finder found in a text, by finder and text: editions repeat most of their
     # predecessor's text word for word, so each distinct text is searched once per call
     finds: dict[Finder, dict[str, list[Found]]] = {}
-    kinds = dict(db.execute("SELECT id, kind FROM documents").fetchall())
-    if not doc_ids or any(kinds.get(doc) in CROSS_KINDS for doc in doc_ids):
-        doc_ids = [*doc_ids, *(doc for doc, kind in kinds.items()
-                               if kind in POLICY_KINDS and doc not in doc_ids)]
-        retarget(db)
+    again = _cited_again(db, doc_ids)
     cross = Cross(db)
-    for doc_id in doc_ids:
-        db.execute("DELETE FROM [references] WHERE document = ?", [doc_id])
+    for doc_id in [*doc_ids, *again]:
         rows = _document_references(db, doc_id, finds, cross)
-        insert_tuples(db, "references", COLUMNS, rows)  # in order: the same rows, the same ids
         for row in rows:
             counts[row[_STATUS]] += 1
+        if doc_id in again and rows == _stored(db, doc_id):
+            continue  # resolved as before: its rows keep their ids
+        db.execute("DELETE FROM [references] WHERE document = ?", [doc_id])
+        insert_tuples(db, "references", COLUMNS, rows)  # in order: the same rows, the same ids
     inside = counts["resolved"] + counts["unresolved"]
     share = 100 * counts["resolved"] / inside if inside else 100.0
     return (f"{sum(counts.values())} references: {counts['resolved']} resolved ({share:.1f}% of "
             f"those inside their document), {counts['outside_coverage']} outside coverage, "
             f"{counts['unresolved']} unresolved")
+
+
+def _cited_again(db: sqlite_utils.Database, doc_ids: list[str]) -> list[str]:
+    """The judges' documents not among `doc_ids` whose references may resolve otherwise now:
+    all of them after a removal (no `doc_ids`) or when a judges' document or the newest
+    edition of the CR comes (their references resolve against each document's newest
+    edition; an older CR edition changes none of them). References to a judges' document as
+    a whole follow its newest edition at once."""
+    kinds = dict(db.execute("SELECT id, kind FROM documents").fetchall())
+    newest = policy_refs.Targets(db.conn).newest.values()
+    if doc_ids and not any(kinds.get(doc) in POLICY_KINDS or doc in newest for doc in doc_ids):
+        return []
+    retarget(db)
+    return [doc for doc, kind in kinds.items() if kind in POLICY_KINDS and doc not in doc_ids]
+
+
+def _stored(db: sqlite_utils.Database, doc_id: str) -> list[Row]:
+    """A document's references as stored, as `_document_references` makes them."""
+    columns = ", ".join(f"[{column}]" for column in COLUMNS)
+    return [tuple(row) for row in db.execute(
+        f"SELECT {columns} FROM [references] WHERE document = ? ORDER BY id", [doc_id])]
 
 
 class _Resolver:

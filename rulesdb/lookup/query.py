@@ -8,6 +8,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+from ..db.editions import newest_edition
 from ..db.readonly import read_only
 from ..errors import database_problem
 from ..ingest.policy_names import KINDS
@@ -79,9 +80,7 @@ def resolve_document(conn: sqlite3.Connection, doc: str) -> str | None:
     no such document."""
     kind = KIND_NAMES.get(doc.lower())
     if kind is not None:
-        row = conn.execute("SELECT id FROM documents WHERE kind = ? ORDER BY effective_date "
-                           "DESC, partial, id LIMIT 1", [kind]).fetchone()
-        return row[0] if row else None
+        return newest_edition(conn, kind)
     return doc if document(conn, doc) is not None else None
 
 
