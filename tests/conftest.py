@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,15 @@ SOURCE_FILES = {
     "rulebook-2005": SOURCES / "rulebook-ninth-edition-2005.txt",
     "rulebook-1995": SOURCES / "rulebook-fourth-edition-1995-section2.txt",
 }
+
+
+def copy_sources(tmp_path: Path) -> Path:
+    """A copy of data/sources in `tmp_path`, with the judges' documents beside it where the
+    catalogue finds them (../policy); the copied sources folder."""
+    target = tmp_path / "sources"
+    shutil.copytree(SOURCES, target)
+    shutil.copytree(SOURCES.parent / "policy", tmp_path / "policy")
+    return target
 
 
 def corpus_files() -> list[Path]:

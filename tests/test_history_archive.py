@@ -31,7 +31,7 @@ from rulesdb.sources.history import (
 )
 from rulesdb.sources.release import edition_id, parse_release
 
-from conftest import SOURCES
+from conftest import SOURCES, copy_sources
 
 CATALOG = SOURCES / "catalog.toml"
 
@@ -128,8 +128,7 @@ def test_a_malformed_checksum_line_is_named():
 ])
 def test_the_build_refuses_a_tampered_history_file_and_keeps_the_old_database(tmp_path, file,
                                                                               error):
-    sources = tmp_path / "sources"
-    shutil.copytree(SOURCES, sources)
+    sources = copy_sources(tmp_path)
     history = tmp_path / "history"
     shutil.copytree(SOURCES.parent / "history", history)
     tampered = history / file
