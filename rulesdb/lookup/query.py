@@ -85,7 +85,9 @@ def resolve_document(conn: sqlite3.Connection, doc: str) -> str | None:
 
 
 def find_rule(conn: sqlite3.Connection, number: str, doc_id: str | None = None) -> Row | None:
-    """The rule row with `number` in `doc_id`, or in the newest document that has it."""
+    """The rule row with `number` in `doc_id`, or in the newest document that has it: the
+    judges' documents only when no other has it (their `7` and `A` are not the CR's chapter 7
+    or the 1999 rulings' A; `--doc mtr` names them)."""
     number = normalize_number(number)
     sql = (
         "SELECT rules.* FROM rules JOIN documents ON documents.id = rules.document "
@@ -95,7 +97,9 @@ def find_rule(conn: sqlite3.Connection, number: str, doc_id: str | None = None) 
     if doc_id:
         sql += " AND rules.document = ?"
         params.append(doc_id)
-    sql += " ORDER BY documents.effective_date DESC, documents.partial LIMIT 1"
+    sql += (f" ORDER BY documents.kind IN ({', '.join('?' * len(KINDS))}), "
+            "documents.effective_date DESC, documents.partial LIMIT 1")
+    params.extend(KINDS)
     row = conn.execute(sql, params).fetchone()
     return dict(row) if row else None
 
