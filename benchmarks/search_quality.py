@@ -155,6 +155,7 @@ def feature_effects(conn: sqlite3.Connection) -> list[str]:
     """The test half's figures with the second stage learned on every feature, on none (the
     lexical order), and on all but each one."""
     import search_ranker as learning
+
     from rulesdb.lookup.rerank import FEATURES
 
     real = load_questions(REAL)

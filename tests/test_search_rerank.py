@@ -91,7 +91,8 @@ def first_candidates(db: sqlite3.Connection, query: str):
     return scope, read, ranked
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=30, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(st.sampled_from(["trample", "creature", "dies", "token", "commander", "block",
                                  "damage", "graveyard", "aura", "can", "instant", "exile"]),
                 min_size=1, max_size=5))
@@ -135,8 +136,11 @@ def test_each_hit_says_why_it_matched(small_db):
     assert all(hit["why"] and hit["why"][0].startswith("matches ") for hit in hits)
 
 
-def test_reasons_in_words():
-    candidate = rerank.Candidate(item=None, features={}, paraphrased=[("dies", "graveyard")],
-                                 cited=4)
-    assert rerank.reasons(candidate) == ["says graveyard (for dies)", "cited by 4 rules"]
-    assert rerank.reasons(rerank.Candidate(item=None, cited=1)) == []
+def test_reasons_in_words(small_db):
+    with connect(small_db) as db:
+        read = read_query(db, "removed from the game")
+    candidate = rerank.Candidate(item=None, features={}, paraphrased=[("remov", "exil")],
+                                 cited=4, text="That card is exiled.")
+    assert rerank.reasons(candidate, read, frozenset()) == ["says exiled (for removed)",
+                                                            "cited by 4 rules"]
+    assert rerank.reasons(rerank.Candidate(item=None, cited=1), read, frozenset()) == []

@@ -77,8 +77,8 @@ def search(conn: sqlite3.Connection, query: str, doc_id: str | None = None, limi
         if model is not None:
             ranked, why = rerank.rerank(conn, scope, read, ranked, model, lexicon.stopwords,
                                         _exact_terms(scope, read))
-        hits = [_hit(scope, item, read, why.get((item.kind, item.key))) for item in
-                ranked[:limit]]
+        hits = [_hit(scope, item, read, why.get((item.kind, item.key)), lexicon.stopwords)
+                for item in ranked[:limit]]
         for concept, item in zip(read.concepts, found, strict=True):
             past = shown.old_concept(conn, scope, concept, bool(item.says or item.examples),
                                      OLD_HITS)
@@ -196,10 +196,10 @@ def _named_obsolete(scope: Scope, read: reading.Reading) -> set[int]:
 
 
 def _hit(scope: Scope, item: ranking.Ranked, read: reading.Reading,
-         candidate: rerank.Candidate | None = None) -> Row:
+         candidate: rerank.Candidate | None, stopwords: frozenset[str]) -> Row:
     covers = [read.concepts[place].words for place in item.concepts]
     why = ([f"matches {', '.join(covers)}"] if covers else []) + (
-        rerank.reasons(candidate) if candidate is not None else [])
+        rerank.reasons(candidate, read, stopwords) if candidate is not None else [])
     if item.kind == "glossary":
         return {"kind": "glossary", "document": scope.doc_id, "term": scope.terms[item.key],
                 "id": item.key, "score": round(item.coverage, 3), "covers": covers,
