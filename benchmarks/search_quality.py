@@ -172,6 +172,11 @@ def feature_effects(conn: sqlite3.Connection) -> list[str]:
         kept = [other for other in names if other != name]
         w = learning.learn(dev + own, kept)
         lines.append(f"  without {name:<16} {learning.recall(learning.ranks(test, kept, w))}")
+    plain = [[(q, learning.candidates(conn, q, paraphrased=False)) for q, _ in group]
+             for group in (dev, own, test)]
+    w = learning.learn(plain[0] + plain[1], names)
+    found = learning.ranks(plain[2], names, w)
+    lines.append(f"  without paraphrases      {learning.recall(found)}")
     return lines
 
 

@@ -29,6 +29,7 @@ from .scope import Scope
 
 CANDIDATES = 100  # the first stage's best items read again
 HEADINGS = 2  # the nearest headings over a rule whose words count as its own
+SHOWN = 0.1  # a paraphrase this likely or more is told among a hit's reasons
 K1, B = 1.2, 0.75  # Okapi BM25
 FEATURES = ("lexical", "coverage", "meaning", "meaning_place", "cited", "heading", "glossary",
             "depth")
@@ -47,7 +48,8 @@ class Candidate:
 
     item: Ranked
     features: dict[str, float] = field(default_factory=dict)
-    paraphrased: list[tuple[str, str]] = field(default_factory=list)  # stems: (asked, said)
+    # the likeliest paraphrases it says, as stems (asked, said)
+    paraphrased: list[tuple[str, str]] = field(default_factory=list)
     cited: int = 0
     text: str = ""
     score: float = 0.0
@@ -123,7 +125,8 @@ def features(conn: sqlite3.Connection, scope: Scope, read: Reading, head: list[R
         candidate.cited = cited.get(item.key, 0) if rule else 0
         doc = set(docs[at]) | set(paths[at])
         candidate.paraphrased = [(source, target) for source, targets in said_as.items()
-                                 if source not in doc for target, _ in targets if target in doc]
+                                 if source not in doc for target, p in targets
+                                 if target in doc and p >= SHOWN]
         candidate.text = texts[at]
         out.append(candidate)
     return out
