@@ -55,9 +55,9 @@ def test_command_reference_is_the_commands_help():
 
 
 def test_every_command_has_an_example_in_its_help():
-    from rulesdb.cli import cli
+    from rulesdb.cli import commands
 
-    for name, command in cli.commands.items():
+    for name, command in commands().items():
         assert "Example:" in (command.help or ""), name
 
 
@@ -91,12 +91,12 @@ def test_console_example_prints_what_the_page_shows(example: Example, small_db, 
 @pytest.mark.parametrize("block,args", INSTRUCTIONS,
                          ids=[f"{b.page}:{b.line}: rulesdb {' '.join(a)}" for b, a in INSTRUCTIONS])
 def test_instruction_commands_parse(block, args):
-    from rulesdb.cli import cli
+    from rulesdb.cli import commands
 
     if not args or args[0] in ("--help", "--version"):
         return
-    assert args[0] in cli.commands, f"{block.page}:{block.line}: no command {args[0]!r}"
-    command = cli.commands[args[0]]
+    assert args[0] in commands(), f"{block.page}:{block.line}: no command {args[0]!r}"
+    command = commands()[args[0]]
     try:
         command.make_context(args[0], list(args[1:]), resilient_parsing=False)
     except click.exceptions.Exit:

@@ -100,7 +100,8 @@ def _database(db_path: Path, why_build: Any) -> dict[str, Any]:
             found["documents"] = conn.execute("SELECT count(*) FROM documents").fetchone()[0]
             newest = conn.execute(
                 "SELECT id, effective_date FROM documents WHERE kind = 'comprehensive_rules' "
-                "AND NOT partial ORDER BY effective_date DESC, id DESC LIMIT 1").fetchone()
+                "AND superseded_by IS NULL ORDER BY effective_date DESC, id DESC LIMIT 1"
+            ).fetchone()
         finally:
             conn.close()
     except sqlite3.DatabaseError as exc:

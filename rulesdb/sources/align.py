@@ -120,7 +120,7 @@ def _no_such(override: Override, path: Path, base: list[Override]) -> None:
     shipped_one = next((o for o in base if o.key == override.key), None)
     if shipped_one is not None:
         raise NoSuchOverride(
-            f"{shipped_one.file}, line {shipped_one.line}: {override.describe()} is one of "
+            f"{shipped_one.file}, line {shipped_one.line}: {shipped_one.describe()} is one of "
             "the alignments rulesdb ships (read-only); set the two rules otherwise instead "
             "(with or without --unlink)")
     raise NoSuchOverride(f"{path}: no override of {override.old_doc} "
