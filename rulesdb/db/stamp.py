@@ -8,8 +8,10 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
-import sqlite_utils
+if TYPE_CHECKING:  # every command reads the stamp: sqlite-utils is not imported for that
+    import sqlite_utils
 
 SHIPPED = "rulesdb.data"  # the corpus rulesdb ships, wherever it is installed
 
