@@ -40,12 +40,14 @@ def test_readme_is_a_first_page():
     assert len(readme.encode()) <= 10_000
     first = readme.split("\n## ")[0]
     commands = re.findall(r"```bash\n(.*?)\n```", first, re.S)
-    assert commands[:2] == [
+    assert commands[:3] == [
+        "pipx install . && rulesdb serve",
         "python3 -m venv .venv && . .venv/bin/activate && pip install . && rulesdb serve",
         "python3 -m venv .venv && . .venv/bin/activate && pip install -e '.[test]' && pytest",
     ]
     ci = (ROOT / ".ci" / "run").read_text()
-    assert commands[1] in ci
+    assert commands[2] in ci
+    assert "~/.local/share/rulesdb/rules.db" in first  # where the database lives
 
 
 def test_command_reference_is_the_commands_help():
