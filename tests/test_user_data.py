@@ -4,7 +4,7 @@ kept (releases added with `add`, alignments set with `align`); never anything wr
 working folder or the shipped corpus.
 
 The shipped corpus here is a copy of data/ without the history (the seeds build in seconds),
-put in the place of the package's (rulesdb.places.shipped.root).
+put in the place of the package's (rulesdb.places.shipped.root and .located).
 """
 
 from __future__ import annotations
@@ -46,6 +46,7 @@ def seeds_corpus(folder: Path) -> Path:
 def corpus(tmp_path, monkeypatch) -> Path:
     found = seeds_corpus(tmp_path)
     monkeypatch.setattr(shipped, "root", lambda: found)
+    monkeypatch.setattr(shipped, "located", lambda: found)
     return found
 
 
@@ -234,3 +235,10 @@ def test_the_digest_reads_small_files_whole_and_large_ones_by_size(tmp_path):
     (tmp_path / "sub").mkdir()
     (tmp_path / "sub" / "new.json").write_text("{}")
     assert shipped.digest(tmp_path) != first
+
+
+def test_the_corpus_is_found_where_importlib_resources_finds_it():
+    from importlib.resources import files
+
+    assert shipped.located() == shipped.root() == Path(str(files("rulesdb.data")))
+    assert (shipped.root() / "sources" / "catalog.toml").is_file()

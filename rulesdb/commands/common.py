@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-import shutil
+import os
 import sqlite3
 import sys
 import textwrap
@@ -170,7 +170,11 @@ def unreadable(db_path: Path | None, problem: str) -> str:
 
 def wrap(text: str, indent: str = "") -> str:
     """`text` wrapped to the terminal width, paragraph by paragraph."""
-    width = max(40, min(shutil.get_terminal_size((100, 24)).columns, 100))
+    try:  # shutil.get_terminal_size, without importing shutil for it
+        columns = int(os.environ.get("COLUMNS", "0")) or os.get_terminal_size().columns
+    except (OSError, ValueError):
+        columns = 100
+    width = max(40, min(columns, 100))
     return "\n".join(
         textwrap.fill(paragraph, width, initial_indent=indent, subsequent_indent=indent)
         for paragraph in text.split("\n")

@@ -6,9 +6,7 @@ installed rulesdb's to tell a database that an upgrade left behind."""
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import dataclass
-from datetime import UTC, datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:  # every command reads the stamp: sqlite-utils is not imported for that
     import sqlite_utils
@@ -16,8 +14,7 @@ if TYPE_CHECKING:  # every command reads the stamp: sqlite-utils is not imported
 SHIPPED = "rulesdb.data"  # the corpus rulesdb ships, wherever it is installed
 
 
-@dataclass(frozen=True)
-class Stamp:
+class Stamp(NamedTuple):  # a named tuple, not a dataclass: every command reads one
     """The rulesdb version, corpus and corpus digest a database was built from, and when."""
 
     version: str
@@ -33,6 +30,8 @@ class Stamp:
 
 def write(db: sqlite_utils.Database, stamp: Stamp) -> None:
     """Record `stamp` (its time: now) in the database."""
+    from datetime import UTC, datetime
+
     built = stamp.built or datetime.now(UTC).isoformat(timespec="seconds")
     db.execute("DELETE FROM build_info")
     db.conn.executemany("INSERT INTO build_info (key, value) VALUES (?, ?)", [
