@@ -44,7 +44,9 @@ def info(db_path: Path, overrides_path: Path | None, as_json: bool) -> None:
     click.echo(f"rulesdb {report['version']}")
     click.echo(f"database: {db['path']}" + ("" if db["default"] else " (--db or RULESDB_DB)"))
     if not db["exists"]:
-        click.echo("  not built yet: the first command that reads it builds it")
+        click.echo("  not built yet: " + ("the first command that reads it builds it"
+                                          if db["default"] else
+                                          f"`rulesdb build --db {db['path']}` builds it"))
     elif db["problem"]:
         click.echo(f"  cannot be read: {db['problem']}")
     else:
