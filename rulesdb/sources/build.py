@@ -96,6 +96,7 @@ def build(
     overrides: Path | None = None,
     releases: Path | None = None,
     when: Callable[[], bool] | None = None,
+    lock_wait: float | None = None,
 ) -> BuildReport | None:
     """Build `db_path` from the catalogue in `sources_dir`: its documents and, unless
     `seeds_only`, the releases of its archives and its release files, with the alignments
@@ -106,13 +107,14 @@ def build(
 
     `on_step(label, total)` is called after each step (for a progress bar of `total` steps).
     `when`, asked once the write lock is held, may decide that there is nothing to build
-    (another command built it meanwhile): None is returned then.
+    (another command built it meanwhile): None is returned then. `lock_wait`: how long to
+    wait for another writer (rulesdb.db.writelock.WAIT when None).
     """
     with collector_paused():
         workers = warm_up()  # the terms layer's worker imports spaCy while sources are parsed
         try:
             # it keeps what was added: no add may run meanwhile
-            with writing(db_path), write_failures(db_path):
+            with writing(db_path, wait=lock_wait), write_failures(db_path):
                 if when is not None and not when():
                     return None
                 return _build(db_path, sources_dir, catalog_path, on_document, workers,

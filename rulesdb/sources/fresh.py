@@ -53,6 +53,9 @@ def why_build(db_path: Path, default: bool) -> str | None:
 
 
 KEPT = "(the releases you added and your alignments set by hand are kept)"
+# a command waits this long for another's build of the database it needs (a build on a busy
+# machine takes minutes; giving up earlier would only make the user run it again)
+BUILD_WAIT = 3600.0
 
 
 def rebuild(db_path: Path, overrides: Path, releases: Path | None, when: Callable[[], bool],
@@ -63,4 +66,4 @@ def rebuild(db_path: Path, overrides: Path, releases: Path | None, when: Callabl
     from .build import build
 
     return build(db_path, shipped.sources(), on_step=on_step, overrides=overrides,
-                 releases=releases, when=when)
+                 releases=releases, when=when, lock_wait=BUILD_WAIT)
