@@ -287,7 +287,7 @@ def _previously_added(db_path: Path) -> list[tuple[str, Source, Document, float]
     They are kept (from the source bytes stored with them) so that a rebuild does not drop
     added editions; one that replaced a catalogued document of the same id replaces it again.
     """
-    return _parsed_again(db_path, previous_sources(db_path))
+    return _parsed_again(db_path, previous_sources(db_path, whole=True))
 
 
 def _parsed_again(db_path: Path, sources: list[tuple[str, Source]]
