@@ -2,7 +2,7 @@
 overall and per kind, and every miss with what came first instead.
 
 Run: python benchmarks/search_quality.py [--db PATH] [--questions TSV] [--doc ID] [--misses]
-Default: the default database (data/rules.db, the whole history) and
+Default: the user's database (rulesdb.places.user, the whole history; built when missing) and
 tests/data/search_questions.tsv. Targets (issue 29), with no --doc: recall@5 ≥ 0.90,
 recall@1 ≥ 0.60.
 
@@ -119,13 +119,17 @@ def report(results: list[Result], show_misses: bool) -> list[str]:
 def main() -> None:
     """Evaluate the question set on a built database and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--db", type=Path, default=ROOT / "data" / "rules.db")
+    parser.add_argument("--db", type=Path, default=None)
     parser.add_argument("--questions", type=Path, default=QUESTIONS)
     parser.add_argument("--doc", default=None, help="search only this document")
     parser.add_argument("--misses", action="store_true", help="list every miss")
     args = parser.parse_args()
     from rulesdb.lookup.query import connect
 
+    if args.db is None:
+        from add_corpus import user_database  # beside this script
+
+        args.db = user_database()
     conn = connect(args.db)
     results = evaluate(conn, load_questions(args.questions), args.doc)
     ranks = [r.rank for r in results if r.rank]
