@@ -5,7 +5,8 @@ Run: python benchmarks/search_quality.py [--db PATH] [--questions TSV] [--doc ID
                                           [--features]
 
 Without --questions every set is reported, each searched as `rulesdb search QUERY` with no
-options on the default database (the whole history):
+options on the user's database (rulesdb.places.user, the whole history; built when missing)
+unless --db names another:
 - real people's questions (tests/data/search_questions_real.tsv), asked on forums and Q&A
   sites and kept as typed, in two halves split once at random: `dev` (its misses are read,
   and the second stage's weights learned on it: benchmarks/search_ranker.py) and `test`
@@ -183,7 +184,7 @@ def feature_effects(conn: sqlite3.Connection) -> list[str]:
 def main() -> None:
     """Evaluate the question sets on a built database and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--db", type=Path, default=ROOT / "data" / "rules.db")
+    parser.add_argument("--db", type=Path, default=None)
     parser.add_argument("--questions", type=Path, default=None,
                         help="one TSV of questions instead of every set")
     parser.add_argument("--doc", default=None, help="search only this document")
@@ -195,6 +196,10 @@ def main() -> None:
     args = parser.parse_args()
     from rulesdb.lookup.query import connect
 
+    if args.db is None:
+        from add_corpus import user_database  # beside this script
+
+        args.db = user_database()
     conn = connect(args.db)
     if args.features:
         print("\n".join(feature_effects(conn)))

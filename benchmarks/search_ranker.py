@@ -1,6 +1,6 @@
 """Learn the weights of search's second stage and measure each feature's effect.
 
-Run: python benchmarks/search_ranker.py [--db PATH] [--write]
+Run: python benchmarks/search_ranker.py [--db PATH] [--write]   (default: the user's database)
 
 The second stage (rulesdb/lookup/rerank.py) orders the lexical ranking's first candidates by
 a weighted sum of features. The weights are learned by pairwise logistic regression (each
@@ -144,12 +144,17 @@ def write(weights: dict[str, float], path: Path = RANKER) -> None:
 def main() -> None:
     """Learn, cross-validate and ablate; print the figures (and write with --write)."""
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--db", type=Path, default=ROOT / "data" / "rules.db")
+    parser.add_argument("--db", type=Path, default=None,
+                        help="the database [default: the user's, built when missing]")
     parser.add_argument("--write", action="store_true", help=f"write the weights to {RANKER}")
     args = parser.parse_args()
     from rulesdb.lookup.query import connect
     from rulesdb.lookup.rerank import FEATURES
 
+    if args.db is None:
+        from add_corpus import user_database  # beside this script
+
+        args.db = user_database()
     conn = connect(args.db)
     names = list(FEATURES)
     dev = [(q, candidates(conn, q)) for q in load_questions(REAL) if q.half == "dev"]

@@ -7,7 +7,6 @@ from pathlib import Path
 import click
 
 from ..lookup import lookup, query
-from ..lookup import search as full_text
 from .common import (
     InputError,
     NotFound,
@@ -60,6 +59,8 @@ def search(text: str, doc_id: str | None, all_editions: bool, limit: int, db_pat
 
         rulesdb search "what happens if both players lose at the same time"
     """
+    from ..lookup import search as full_text  # the glossary, keywords and refs do without it
+
     fmt = output_format(fmt, as_json)
     conn = open_db(db_path)
     check_document(conn, doc_id)

@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from ..lookup.search import HIT_END, HIT_START, also_in, describe, oldest
+from ..lookup.display import HIT_END, HIT_START, also_in, describe, oldest
 from .common import wrap
 
 Row = dict[str, Any]

@@ -96,11 +96,13 @@ LAYER_SPECS: dict[str, dict[str, Any]] = {
         "pk": "id",
         "foreign_keys": [("old_doc", "documents", "id"), ("new_doc", "documents", "id")],
     },
-    # alignments set by hand (`rulesdb align`, the overrides file data/alignment-overrides.txt):
-    # kept as given, whether or not the database holds their documents
+    # alignments set by hand (those rulesdb ships, data/alignment-overrides.txt, and the
+    # user's, set with `rulesdb align`): kept as given, whether or not the database holds their
+    # documents
     "alignment_overrides": {
         "columns": {"id": int, "old_doc": str, "old_number": str, "new_doc": str,
-                    "new_number": str, "link": int, "note": str, "line": int, "status": str},
+                    "new_number": str, "link": int, "note": str, "line": int, "status": str,
+                    "file": str},
         "pk": "id",
     },
     # lineage layer: prose headings, glossary entries and rulings topics ↔ CR rules / glossary

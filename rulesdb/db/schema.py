@@ -172,6 +172,8 @@ TABLES: dict[str, dict[str, Any]] = {
         "pk": "document",
         "foreign_keys": [("document", "documents", "id")],
     },
+    # what the database was built from (rulesdb.db.stamp)
+    "build_info": {"columns": {"key": str, "value": str}, "pk": "key"},
     **LAYER_SPECS,
 }
 

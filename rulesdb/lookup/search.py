@@ -19,8 +19,8 @@ import sqlite3
 
 from . import evidence, ranking, reading, rerank
 from . import hits as shown
-from .hits import HIT_END, HIT_START
-from .query import Row, in_editions
+from .display import HIT_END, HIT_START, also_in, describe, oldest
+from .query import Row
 from .scope import Scope, load_scope
 
 RULE_NUMBER = re.compile(
@@ -225,43 +225,3 @@ def _read_as(read: reading.Reading) -> list[Row]:
 
 
 # --- how hits and readings are told --------------------------------------------------------
-
-
-def oldest(docs: list[str]) -> str:
-    """The oldest of document ids: CR ids sort by their date; another kind comes last."""
-    return min(docs, key=lambda doc: (not doc.startswith("cr-"), doc))
-
-
-def also_in(hit: Row) -> str:
-    """"; the same in 47 more editions, cr-2003-03-15 … cr-2025-11-14" for a folded hit."""
-    others = hit.get("also_in") or []
-    same = f"; the same {in_editions(others[::-1])}" if others else ""  # newest first
-    wordings = hit.get("other_wordings") or []
-    if wordings:
-        docs = [doc for wording in wordings for doc in wording]
-        same += (f"; {len(wordings)} other wording{'s' if len(wordings) > 1 else ''} "
-                 f"back to {oldest(docs)}")
-    if hit.get("last_in"):
-        same += "; not in the current rules"
-    return same
-
-
-def describe(result: Row) -> list[str]:
-    """How the query was read, in sentences: what its words were read as, what only older
-    editions say, and the words it left out."""
-    lines = []
-    for read in result["read_as"]:
-        if read["source"] == "obsolete term":
-            now = f", now {read['replaced_by']}" if read["replaced_by"] else ""
-            lines.append(f"{read['words']}: an obsolete term{now}")
-        else:
-            lines.append(f"{read['words']}: read as {' + '.join(read['as'])}")
-    for old in result["old"]:
-        now = (f"; now {old['replaced_by']}" if old["replaced_by"]
-               else "; the glossary names no successor" if old["glossary"] else "")
-        numbers = ", ".join(old["numbers"][:5]) + (", …" if len(old["numbers"]) > 5 else "")
-        lines.append(f"{old['words']}: not in the rules of {result['scope']}; last in "
-                     f"{old['last_in']} ({numbers}){now}")
-    if result["ignored"]:
-        lines.append(f"left out: {', '.join(dict.fromkeys(result['ignored']))}")
-    return lines + list(result["notes"])

@@ -37,7 +37,9 @@ from ..errors import InputError
 from ..ingest.model import Document
 from ..layers import LAYERS, lineage
 from ..layers.run import feed_parsed, run_layers, warm_up
+from ..places import shipped
 from .early import EarlyText
+from .kept import keep
 from .limits import MAX_MB, megabytes
 from .overrides import store_file
 from .release import (
@@ -95,6 +97,7 @@ class AddOptions:
     dry_run: bool = False
     overrides: Path | None = None
     max_bytes: int = megabytes(MAX_MB)
+    releases: Path | None = None
 
 
 def add_sources(db_path: Path, sources: list[Source], *, replace: bool = False,
@@ -103,9 +106,12 @@ def add_sources(db_path: Path, sources: list[Source], *, replace: bool = False,
                 on_step: Callable[[str], None] | None = None,
                 keep_going: bool = False, dry_run: bool = False,
                 overrides: Path | None = None,
-                max_bytes: int = megabytes(MAX_MB)) -> AddReport:
+                max_bytes: int = megabytes(MAX_MB),
+                releases: Path | None = None) -> AddReport:
     """Add CR releases to `db_path` (created when missing), all or nothing, with the
-    alignments set by hand in the file `overrides` (when there is none, the database's).
+    alignments set by hand of the database's corpus and, on top, of the file `overrides`
+    (when neither exists, the database's). Each release added is kept as a file in the
+    folder `releases` too (rulesdb.sources.kept), when one is given.
 
     Every source is parsed before anything is written, and the writing is done on a copy
     that replaces the database only when everything succeeded. `on_added` hears of each
@@ -117,7 +123,7 @@ def add_sources(db_path: Path, sources: list[Source], *, replace: bool = False,
     """
     started = time.perf_counter()
     step = on_step or (lambda label: None)
-    options = AddOptions(replace, doc_id, keep_going, dry_run, overrides, max_bytes)
+    options = AddOptions(replace, doc_id, keep_going, dry_run, overrides, max_bytes, releases)
     if doc_id is not None and len(sources) != 1:
         raise InputError("--id names one edition: give exactly one file with it")
     if dry_run:  # no write lock: it sweeps what killed runs left (as `writing` does)
@@ -172,20 +178,24 @@ def _add(db_path: Path, sources: list[Source], options: AddOptions,
             except OutdatedSchema as exc:
                 raise InputError(f"{db_path}: {exc}") from None
             new_ids = _store_all(db, parsed, options, report, step, on_added)
+            stored = {edition: source for source, _, edition in parsed if edition in new_ids}
             mark_superseded(db)
             # the layers read the stored rows: the parsed documents, most of an add's memory
             # (390 MB for a history of 90 editions), are no longer needed
             parsed.clear()
             if new_ids and not options.dry_run:
                 refresh = store_file(db, options.overrides)
-                if report.created and options.overrides:  # a new database: data/'s words
-                    store_vocabulary(db, options.overrides.parent)
+                if report.created:  # a new database: the words rulesdb ships
+                    store_vocabulary(db, shipped.root())
                 _run_layers(db, new_ids, report, step, workers, refresh)
             db.conn.commit()
         finally:
             db.close()
         if new_ids and not options.dry_run:
             put_in_place(temp_path, db_path)
+            for edition, source in stored.items():
+                if options.releases is not None:
+                    keep(options.releases, edition, source)
     finally:
         temp_path.unlink(missing_ok=True)
     report.seconds = time.perf_counter() - started

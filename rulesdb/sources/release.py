@@ -236,13 +236,18 @@ def store_release(db: sqlite_utils.Database, doc_id: str, source: Source,
     return counts
 
 
-def previous_sources(db_path: Path) -> list[tuple[str, Source]]:
-    """(id, source) of every document added to the database at `db_path`; [] when none."""
+def previous_sources(db_path: Path, whole: bool = False) -> list[tuple[str, Source]]:
+    """(id, source) of every document added to the database at `db_path`; [] when none.
+    With `whole`, every page of the database is read first (PRAGMA quick_check, about a
+    second at full history): damage elsewhere than in the added sources also makes it
+    UnreadableDatabase, so that a rebuild keeps the damaged file aside rather than drop it."""
     if not db_path.is_file():
         return []
     try:
         conn = read_only(db_path)
         try:
+            if whole and (found := conn.execute("PRAGMA quick_check(1)").fetchone()[0]) != "ok":
+                raise sqlite3.DatabaseError(found.splitlines()[-1].strip())
             rows = conn.execute(
                 "SELECT document, name, origin, data FROM document_sources ORDER BY document"
             ).fetchall()
