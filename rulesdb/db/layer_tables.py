@@ -163,6 +163,11 @@ LAYER_SPECS: dict[str, dict[str, Any]] = {
         "pk": "document",
         "foreign_keys": [("document", "documents", "id"), ("glossary", "documents", "id")],
     },
+    # paraphrases (rulesdb/layers/paraphrases.py): the stems the rules say in place of a stem
+    "search_paraphrases": {
+        "columns": {"source": str, "target": str, "p": float},
+        "pk": ("source", "target"),
+    },
     # enforcement (rulesdb/engine + rulesdb/trace): engines and the rule ids their code cites
     "engines": {
         "columns": {"name": str, "kind": str, "path": str, "edition": str, "files": int,
@@ -217,4 +222,5 @@ LAYER_TABLES: dict[str, list[str]] = {
     "terms": ["term_uses", "term_spans", "term_links", "term_forms", "token_cache",
               "token_cache_version"],
     "enforcement": ["engines", "engine_citations"],
+    "paraphrases": ["search_paraphrases"],
 }

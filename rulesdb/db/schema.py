@@ -160,6 +160,8 @@ TABLES: dict[str, dict[str, Any]] = {
         "pk": "line",
     },
     "search_stopwords": {"columns": {"word": str}, "pk": "word"},
+    # the second stage's weights (data/search-ranker.toml; rulesdb.lookup.rerank)
+    "search_ranker": {"columns": {"name": str, "weight": float}, "pk": "name"},
     # how many distinct rule texts say each stem (rulesdb.db.fts.count_stems)
     "search_stems": {"columns": {"stem": str, "texts": int}, "pk": "stem"},
     # `rulesdb add` / `fetch`: the source bytes of added documents (zlib), so that

@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 import sqlite_utils
 
-from . import enforcement, keywords, lineage, references, terms
+from . import enforcement, keywords, lineage, paraphrases, references, terms
 
 Layer = Callable[[sqlite_utils.Database, list[str]], str]
 
@@ -19,4 +19,5 @@ LAYERS: dict[str, Layer] = {
     "enforcement": enforcement.compute,
     "lineage": lineage.compute,
     "terms": terms.compute,
+    "paraphrases": paraphrases.compute,
 }
