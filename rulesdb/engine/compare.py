@@ -15,7 +15,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from .combat import FIRST_STRIKE, STEPS, assigned_power, dealers, present_blockers
+from .combat import FIRST_STRIKE, STEPS, dealers
+from .division import assigned_power, present_blockers
 from .outcome import Evaluation
 
 COMPARED = ("steps", "damage", "life_gained", "deaths", "losses", "players", "permanents",

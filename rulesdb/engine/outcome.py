@@ -13,9 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .combat import Assignment, Attack, IllegalAssignment, Pending, StepReport, resolve_combat
+from .combat import StepReport, resolve_combat
+from .division import Assignment, IllegalAssignment, Pending
 from .fields import ScenarioError
-from .model import GameState, Permanent
+from .model import Attack, GameState, Permanent
 from .policies import POLICIES
 from .scenario import Scenario, load
 
