@@ -3,8 +3,8 @@
 The packages are the stages of the pipeline, bottom first; each imports only those below it
 (tests/test_layout.py checks it): `errors`, `numbers`, `background` (a forked worker) and
 the parsers (`rulesdb.ingest`);
-`db` and `engine`; `lookup`; `lineage`; `trace`; `layers`; `sources`; `analysis` and `site`;
-`commands`, `cli`.
+`db` and `engine`; `lookup` and `conformance`; `lineage`; `trace`; `layers`; `sources`;
+`analysis` and `site`; `commands`, `cli`.
 """
 
 __version__ = "0.1.0"

@@ -53,6 +53,11 @@ planted = make(*FAULTS)
 own_choices = make(divide="own")
 
 
+def raises(scenario: dict[str, Any]) -> dict[str, Any]:
+    """An engine that fails on every scenario."""
+    raise NotImplementedError("no battles here")
+
+
 class Game:
     """One combat, played on dictionaries."""
 

@@ -94,6 +94,7 @@ class Found:
             "cases": sorted(self.cases),
             "groups": [_cause_json(c, n) for c, n in self.groups.most_common()],
             "folded": [_cause_json(c) | {"side": s} for c, s in self.folded],
+            "variants_tried": sum(s.tried for s in self.shrunk),
             "shrunk": [{"case": s.case, "variants_tried": s.tried,
                         "permanents": len(s.minimal.get("permanents", []))}
                        for s in sorted(self.shrunk, key=lambda s: s.case)],
@@ -107,6 +108,7 @@ class Found:
             },
             "reference": smallest.result.reference,
             "replayed": smallest.result.replayed,
+            "reference_own": smallest.result.own,
             "engine": smallest.result.engine,
             "differences": [d.as_dict() for d in smallest.result.differences],
         }

@@ -156,7 +156,7 @@ def _illegal(evaluation: Evaluation, eng: dict[str, Any],
     rules: tuple[str, ...] = (problem.rule,)
     attacker = evaluation.before.permanent(source)
     if problem.rule in ("702.19b", "702.19c") and attacker and "deathtouch" in attacker.keywords:
-        rules = ("702.2c", problem.rule)  # deathtouch's lethal damage
+        rules = (problem.rule, "702.2c")  # deathtouch's lethal damage
     return Difference("division", step, source, None, division, rules, note=str(problem),
                       side=_side(evaluation, source))
 

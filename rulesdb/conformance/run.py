@@ -33,15 +33,21 @@ class Result:
     """One scenario played by the reference and by the engine.
 
     `reference` is the outcome compared: the reference's, played again with the engine's
-    own divisions when they differ from the scenario's policy (`replayed`). `unsupported`
-    says why the scenario was not compared (the engine raised Unsupported or returned None).
+    own divisions when they differ from the scenario's policy (`own` is then the reference's
+    outcome with its own divisions). `unsupported` says why the scenario was not compared
+    (the engine raised Unsupported or returned None).
     """
 
     reference: dict[str, Any]
     engine: Any
     differences: list[Difference] = field(default_factory=list)
-    replayed: bool = False
+    own: dict[str, Any] | None = None
     unsupported: str | None = None
+
+    @property
+    def replayed(self) -> bool:
+        """Whether the reference played the engine's divisions."""
+        return self.own is not None
 
 
 def outcomes(engine: Engine, data: dict[str, Any], probe: bool = True) -> Result:
@@ -65,20 +71,20 @@ def outcomes(engine: Engine, data: dict[str, Any], probe: bool = True) -> Result
     if isinstance(theirs, dict) and not set(theirs) & set(COMPARED):
         return Result(reference, theirs, unsupported=NO_FIELD)
     illegal: tuple[Any, ...] = ()
-    replayed = False
+    own = None
     try:
         chosen = divisions(theirs)
         if chosen is not None and chosen != divisions(reference):
             played = engine_steps(theirs, reference["steps"])
             evaluation, illegal = replay(scenario, chosen, played)
-            reference, replayed = outcome(evaluation), True
+            own, reference = reference, outcome(evaluation)
     except (Malformed, TypeError, KeyError) as exc:
         return Result(reference, theirs, [engine_error(f"Malformed: {exc}")])
     differences = compare(evaluation, reference, theirs, illegal)
     if probe:
         differences = [_probed(engine, data, d, theirs) if d.game_ends else d
                        for d in differences]
-    return Result(reference, theirs, differences, replayed)
+    return Result(reference, theirs, differences, own)
 
 
 def _probed(engine: Engine, data: dict[str, Any], difference: Difference,
@@ -110,7 +116,7 @@ def check(engine: Engine, count: int, seed: int = 0, budget: int = 3000,
           progress: Callable[[int], None] | None = None) -> dict[str, Any]:
     """Run `engine` on `count` generated scenarios; the report (see docs/evaluator.md)."""
     cases: list[Case] = []
-    agreed = 0
+    agreed = replayed = 0
     unsupported: dict[str, list[int]] = {}
     returned: set[str] = set()
     for index in range(count):
@@ -123,6 +129,7 @@ def check(engine: Engine, count: int, seed: int = 0, budget: int = 3000,
             continue
         if isinstance(result.engine, dict):
             returned |= set(result.engine)
+        replayed += result.replayed
         if result.differences:
             cases.append(Case(index, data, result.differences))
         else:
@@ -136,6 +143,7 @@ def check(engine: Engine, count: int, seed: int = 0, budget: int = 3000,
         "compared": compared,
         "agreed": agreed,
         "disagreed": len(cases),
+        "replayed": replayed,
         "agreement": agreed / compared if compared else None,
         "compared_share": compared / count if count else 0.0,
         "not_compared": {
