@@ -42,6 +42,9 @@ def report_text(engine: str, report: dict[str, Any], cite: Citations) -> str:
     lines.append(f"fields compared: {', '.join(fields['compared']) or 'none'}"
                  + (f"; not given by the engine: {', '.join(fields['not_given'])}"
                     if fields["not_given"] and fields["compared"] else ""))
+    if report["replayed"]:
+        lines.append(f"divisions of its own: {plural(report['replayed'], 'scenario')}, checked "
+                     "and replayed by the reference")
     lines += _not_compared(report)
     for cause in causes:
         lines += ["", *_cause(cause, cite)]
