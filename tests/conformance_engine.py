@@ -58,6 +58,7 @@ def raises(scenario: dict[str, Any]) -> dict[str, Any]:
     raise NotImplementedError("no battles here")
 
 
+
 class Game:
     """One combat, played on dictionaries."""
 

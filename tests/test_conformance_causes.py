@@ -42,6 +42,8 @@ def report(request):
 def test_each_planted_fault_is_exactly_one_cause(report):
     assert sorted(kind(c) for c in report["causes"]) == sorted(KINDS.values())
     assert all(c["folded"] == [] for c in report["causes"])
+    for cause in report["causes"]:  # the rules named are those deciding its smallest case
+        assert cause["rules"] in [d["rules"] for d in cause["differences"]]
     assert report["disagreed"] == len({i for c in report["causes"] for i in c["cases"]})
 
 

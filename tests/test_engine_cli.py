@@ -9,6 +9,8 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from rulesdb.cli import cli
+from rulesdb.commands.conformance_text import difference
+from rulesdb.conformance.run import outcomes
 from rulesdb.engine.outcome import evaluate
 
 from conftest import ROOT
@@ -179,8 +181,9 @@ def test_conformance_text_report_shows_the_smallest_scenario(tmp_path):
                  str(tmp_path / "none.db"))
     assert result.exit_code == 1
     lines = result.output.splitlines()
-    assert lines[3:5] == ["", lines[4]]
-    assert lines[4].startswith("1. a division of combat damage, the attacking player's: ")
+    assert lines[3:5] == ["divisions of its own: 112 scenarios, checked and replayed by the "
+                          "reference", ""]
+    assert lines[5].startswith("1. a division of combat damage, the attacking player's: ")
     assert "   decided by 510.1a  http://127.0.0.1:8001/cr-2025-06-06/510.1a" in lines
     assert ('   regular step, a1 divides its damage {"b1": 1}: illegal, a1 must assign '
             'exactly 2 damage (510.1a)') in lines
@@ -208,6 +211,23 @@ def test_conformance_text_tells_poison_and_counts_in_words(tmp_path):
     assert "decided by" not in failing.output
     assert "   the engine raised NotImplementedError: no battles here" in (
         failing.output.splitlines())
+
+
+def test_conformance_text_tells_a_division_in_a_step_without_damage():
+    data = {"players": [{"id": "A"}, {"id": "B"}],
+            "permanents": [{"id": "a1", "controller": "A", "power": 2, "toughness": 2,
+                            "keywords": ["first strike"]}],
+            "attacks": [{"attacker": "a1", "target": "B"}]}
+
+    def twice(scenario):  # a first striker dealing its damage in the regular step as well
+        result = evaluate(scenario)
+        result["damage"].append({**result["damage"][0], "step": "regular"})
+        return result
+
+    (found,) = outcomes(twice, data).differences
+    assert difference(found.as_dict()) == (
+        'regular step, a1 divides its damage {"B": 2}, but deals no combat damage in this '
+        "step (510.4, 702.7b, 702.4b)")
 
 
 def test_conformance_export_needs_no_engine(tmp_path):

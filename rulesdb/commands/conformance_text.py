@@ -116,6 +116,9 @@ def difference(d: dict[str, Any]) -> str:
     if aspect == "division" and d.get("note"):
         return (f"{where}{d['item']} divides its damage {_value(theirs)}: illegal, "
                 f"{d['note']} ({', '.join(d['rules'])})")
+    if aspect == "division" and not mine:
+        return (f"{where}{d['item']} divides its damage {_value(theirs)}, but deals no combat "
+                f"damage in this step ({', '.join(d['rules'])})")
     if aspect == "steps":
         late = " after the game is over" if d.get("after_end") else ""
         return f"steps played{late}: reference {_value(mine)}, engine {_value(theirs)}"
