@@ -10,8 +10,9 @@ it, each a fault found in a real engine (issues 31 and 40):
 - `deathtouch_marked`: with deathtouch and trample, a blocker with damage already marked
   counts as lethally damaged, so the damage goes to the player too early (702.19b, 702.2c);
 - `no_prevention`: protection stops blocks but does not prevent damage (702.16e);
-- `survivors`: creatures do not die in the check in which their controller loses the game
-  (704.3: all state-based actions at once; five rules of 704.5 are involved);
+- `survivors`: creatures do not die in the check in which their controller loses the game,
+  the game being over (704.3: all state-based actions at once; several rules of 704.5 are
+  involved);
 - `deathtouch_counters`: damage from a deathtouch source with infect or wither, being
   -1/-1 counters, does not destroy (704.5h; rare, and under the same rule as the above);
 - `toxic_unpowered`: an unblocked creature with toxic and 0 power gives poison counters
@@ -299,8 +300,8 @@ class Game:
                 happened = True
             for p in self.perms.values():
                 p["deathtouched"] = False
-            if not happened:
-                return
+            if not happened or ("survivors" in self.faults and losing):
+                return  # with `survivors`, a loss ends the checks: the game is over
 
     @staticmethod
     def _marks(p: dict[str, Any]) -> tuple[int, dict[str, int]]:

@@ -11,7 +11,7 @@ import pytest
 
 from rulesdb.conformance.compare import compare
 from rulesdb.conformance.generate import scenario as generated
-from rulesdb.conformance.run import check, export, outcomes
+from rulesdb.conformance.run import AS_THE_GAME_ENDS, check, export, outcomes
 from rulesdb.conformance.shrink import canonical, shrink, size
 from rulesdb.engine.outcome import evaluate, outcome, run
 from rulesdb.engine.scenario import load
@@ -170,7 +170,8 @@ def test_a_death_as_the_game_ends_is_decided_by_704_3_when_the_end_is_the_fault(
             "blocks": [{"blocker": "b1", "attackers": ["a1"]}]}
     (survivor,) = outcomes(make("survivors"), data).differences
     (countered,) = outcomes(make("deathtouch_counters"), data).differences
-    assert (survivor.aspect, survivor.item, survivor.rules) == ("deaths", "b1", ("704.3",))
+    assert (survivor.aspect, survivor.item, survivor.rules, survivor.note) == (
+        AS_THE_GAME_ENDS, "b1", ("704.3",), "deaths")
     assert (countered.aspect, countered.item, countered.rules) == ("deaths", "b1", ("704.5h",))
 
 

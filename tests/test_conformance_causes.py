@@ -4,15 +4,16 @@ with that fault alone gets wrong and the faultless engine gets right.
 
 The faults are chosen to defeat grouping by rule alone: `excess_lost` and
 `blocker_excess_lost` break the same rule (510.1a), the second rare and hidden behind the
-first when one case of a group is shrunk; `survivors` shows under five rules of 704.5,
-`deathtouch_counters` under one of them (704.5h); `toxic_unpowered` under several lists of
-rules and, when its poison ends the game, as a loss; `plays_on` after the game is over."""
+first when one case of a group is shrunk; `survivors` shows under several rules of 704.5
+(and as the counters 704.5q leaves), `deathtouch_counters` under one of them (704.5h);
+`toxic_unpowered` under several lists of rules and, when its poison ends the game, as a
+loss; `plays_on` after the game is over."""
 
 from __future__ import annotations
 
 import pytest
 
-from rulesdb.conformance.run import check, outcomes
+from rulesdb.conformance.run import AS_THE_GAME_ENDS, check, outcomes
 
 from conformance_engine import FAULTS, correct, make, planted
 
@@ -22,7 +23,7 @@ KINDS = {
     "blocker_excess_lost": ("division", ["510.1a"], "blocker"),
     "deathtouch_marked": ("division", ["702.19b", "702.2c"], "attacker"),
     "no_prevention": ("damage prevented", ["702.16e"], ""),
-    "survivors": ("deaths", ["704.3"], ""),
+    "survivors": (AS_THE_GAME_ENDS, ["704.3"], ""),
     "deathtouch_counters": ("deaths", ["704.5h"], ""),
     "toxic_unpowered": ("life and poison", ["510.1a", "702.164c"], ""),
     "plays_on": ("steps", ["104.2a"], ""),

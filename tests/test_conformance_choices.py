@@ -11,7 +11,7 @@ import random
 import pytest
 
 from rulesdb.conformance.choices import divisions
-from rulesdb.conformance.run import check, outcomes
+from rulesdb.conformance.run import AS_THE_GAME_ENDS, check, outcomes
 from rulesdb.engine.fields import ScenarioError
 from rulesdb.engine.outcome import evaluate
 
@@ -69,7 +69,7 @@ def test_other_legal_divisions_agree(engine):
 def test_faults_are_still_found_in_an_engine_making_its_own_choices():
     report = check(make("no_prevention", "survivors", divide="own"), 2000, seed=0)
     assert sorted((c["aspect"], c["rules"]) for c in report["causes"]) == [
-        ("damage prevented", ["702.16e"]), ("deaths", ["704.3"])]
+        ("damage prevented", ["702.16e"]), (AS_THE_GAME_ENDS, ["704.3"])]
 
 
 def scenario(*permanents: dict, blocks=(), attacks=None, life=20) -> dict:
@@ -180,3 +180,27 @@ def test_divisions_add_up_records_and_refuse_a_wrong_shape():
         (difference,) = outcomes(lambda s, bad=bad: json.loads(json.dumps(bad)),
                                  scenario(creature("a1", 1, 1))).differences
         assert difference.cause.detail == "Malformed"
+
+
+def test_what_follows_an_illegal_division_is_compared_with_the_engines_own_damage():
+    """An illegal division is played as given when its damage goes to players and
+    permanents there, so a fault after it is not hidden: here a1 loses its excess damage
+    (510.1a) and b1, dying as B loses, is spared (704.3)."""
+    data = scenario(creature("a1", 2, 1), creature("a2", 1, 1),
+                    creature("b1", 0, 1, side="B"), blocks=[("b1", ["a1"])], life=1)
+    division, death = outcomes(make("excess_lost", "survivors"), data).differences
+    assert (division.aspect, division.item, division.rules) == ("division", "a1", ("510.1a",))
+    assert (death.aspect, death.item, death.rules) == (AS_THE_GAME_ENDS, "b1", ("704.3",))
+    (alone,) = outcomes(make("excess_lost"), data).differences
+    assert alone == division
+
+
+def test_an_illegal_division_to_what_is_not_there_stops_the_play():
+    data = scenario(creature("a1", 2, 2), creature("b1", 0, 2, side="B"),
+                    blocks=[("b1", ["a1"])])
+    found = outcomes(lambda s: {"damage": [{"step": "regular", "source": "a1",
+                                            "target": "nobody", "amount": 2}],
+                                "players": {"A": {"life": 20}, "B": {"life": 20}}}, data)
+    (difference,) = found.differences
+    assert (difference.aspect, difference.rules) == ("division", ("510.1c",))
+    assert found.reference["steps"] == []

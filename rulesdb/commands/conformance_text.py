@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ..conformance.run import AS_THE_GAME_ENDS
 from .combat_text import Citations, compact_json
 
 CASES_SHOWN = 8
@@ -21,6 +22,7 @@ TITLES = {
     "life and poison": "life and poison",
     "permanents": "damage and counters left on permanents",
     "game over": "the end of the game",
+    AS_THE_GAME_ENDS: "state-based actions performed as the game ends",
 }
 
 
@@ -108,6 +110,9 @@ def _cause(cause: dict[str, Any], cite: Citations) -> list[str]:
 
 def difference(d: dict[str, Any]) -> str:
     """One difference of a smallest case, in words."""
+    if d["aspect"] == AS_THE_GAME_ENDS:
+        what = difference({**d, "aspect": d.get("note", ""), "note": ""})
+        return f"{what}, as the game ends ({', '.join(d['rules'])})"
     where = f"{d['step']} step, " if d.get("step") else ""
     mine, theirs = d["reference"], d["engine"]
     aspect = d["aspect"]

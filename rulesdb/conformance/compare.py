@@ -8,8 +8,8 @@ the outcomes part before the reference's game is over, then (marked `after_end`)
 engine played after it. Each carries the rules that decide it (`reasons`).
 
 The reference's evaluation compared is the one replayed with the engine's own divisions
-(`choices`): a division is compared by its legality, its illegal ones (`illegal`) are the
-differences of their step.
+(`choices`): a division is compared by its legality. Its illegal ones (`illegal`) are roots
+of their own; where the replay played them as given, what follows them is compared too.
 """
 
 from __future__ import annotations
@@ -45,7 +45,8 @@ class Difference:
     what a division breaks; `after_end` marks a step the engine played after the reference's
     game was over, `independent` whether that is a fault of its own (the engine's outcome
     itself has the game over before it) rather than a consequence of an earlier difference;
-    `game_ends` marks a death in the step that ended the game.
+    `game_ends` marks what state-based actions decide in the step that ended the game (a
+    death then, the damage and counters left on a permanent).
     """
 
     aspect: str
@@ -102,10 +103,11 @@ def compare(evaluation: Evaluation, reference: dict[str, Any], engine: Any,
 
 def _roots(evaluation: Evaluation, ref: dict[str, Any], eng: dict[str, Any],
            illegal: Sequence[IllegalAssignment]) -> Iterator[Difference]:
-    halted = illegal[0].step if illegal else None
+    halted = next((p.step for p in illegal if p.step not in ref["steps"]), None)
     ref_steps = [*ref["steps"], *([halted] if halted else [])]
     eng_steps = engine_steps(eng, ref_steps)
     ended = ref["game_over"]["step"] if ref["game_over"] else None
+    divisions: list[Difference] = []  # illegal ones: each a root, the play went on after it
     found: list[Difference] = []
     for step in STEPS:
         in_ref, in_eng = step in ref_steps, step in eng_steps
@@ -114,15 +116,17 @@ def _roots(evaluation: Evaluation, ref: dict[str, Any], eng: dict[str, Any],
         if in_ref != in_eng:
             found.append(Difference("steps", step, step, ref["steps"], eng_steps,
                                     reasons.step_rules(evaluation, step)))
-        elif step == halted:
-            found += [_illegal(evaluation, eng, problem) for problem in illegal]
-        else:
-            found += _step_roots(evaluation, ref, eng, step, eng_steps)
+            break
+        divisions += [_illegal(evaluation, eng, p) for p in illegal if p.step == step]
+        if step == halted:
+            break
+        found += _step_roots(evaluation, ref, eng, step, eng_steps)
         if found:
             break
-    late = _after_end(eng, eng_steps, ref_steps, ended, bool(found))
-    if not found and late is None:
+    late = _after_end(eng, eng_steps, ref_steps, ended, bool(found or divisions))
+    if not found and late is None and halted is None:
         found = list(_final(evaluation, ref, eng))
+    yield from divisions
     yield from found
     if late is not None:
         yield late
@@ -203,8 +207,9 @@ def _step_roots(evaluation: Evaluation, ref: dict[str, Any], eng: dict[str, Any]
                     yield Difference("life gained", step, player, mine.get(player),
                                      theirs.get(player), ("702.15b", "702.15e"))
             return
-    last = eng_steps[-1:] == [step]
     ending = any(r["step"] == step for r in ref["losses"])
+    sba: list[Difference] = []
+    changed: list[Difference] = []
     for field, aspect, key in (("deaths", "deaths", "permanent"),
                                ("losses", "losses", "player")):
         if field not in eng:
@@ -213,15 +218,17 @@ def _step_roots(evaluation: Evaluation, ref: dict[str, Any], eng: dict[str, Any]
         theirs = {reading.text(r[key]) for r in reading.records(eng[field])
                   if r.get("step") == step}
         for item in sorted(set(mine) ^ theirs):
-            if aspect == "losses" and last and "players" in eng:
-                changed = _changed_player(evaluation, eng, step, item)
-                if changed is not None:
-                    yield changed
+            if aspect == "losses" and eng_steps[-1:] == [step] and "players" in eng:
+                player = _changed_player(evaluation, eng, step, item)
+                if player is not None:
+                    changed.append(player)
                     continue
             rules = (tuple(mine[item]) if item in mine
                      else reasons.survival(evaluation, step, item))
-            yield Difference(aspect, step, item, item in mine, item in theirs, rules,
-                             game_ends=ending and aspect == "deaths")
+            sba.append(Difference(aspect, step, item, item in mine, item in theirs, rules,
+                                  game_ends=ending and aspect == "deaths"))
+    # a loss the engine's life or poison explains comes before the state-based actions
+    yield from changed or sba
 
 
 def _changed_player(evaluation: Evaluation, eng: dict[str, Any], step: str,
@@ -274,7 +281,8 @@ def _final(evaluation: Evaluation, ref: dict[str, Any], eng: dict[str, Any]
             if mine != theirs:
                 yield Difference("permanents", None, permanent,
                                  reading.permanent_json(mine), reading.permanent_json(theirs),
-                                 reasons.permanent_rules(evaluation, permanent, mine, theirs))
+                                 reasons.permanent_rules(evaluation, permanent, mine, theirs),
+                                 game_ends=ref["game_over"] is not None)
 
 
 def _assignment_rules(ref: dict[str, Any], step: str, source: str, mine: dict[str, int],

@@ -23,6 +23,7 @@ from .reading import Malformed, engine_steps
 Engine = Callable[[dict[str, Any]], Any]
 NO_OUTCOME = "the engine returned None"
 NO_FIELD = "the outcome gives none of the fields compared"
+AS_THE_GAME_ENDS = "state-based actions as the game ends"
 # The life a player has in the probe of a death as the game ends: enough that no combat
 # here brings it to 0.
 SAFE_LIFE = 1000
@@ -89,9 +90,11 @@ def outcomes(engine: Engine, data: dict[str, Any], probe: bool = True) -> Result
 
 def _probed(engine: Engine, data: dict[str, Any], difference: Difference,
             theirs: dict[str, Any]) -> Difference:
-    """A death differing as the game ends, decided by 704.3 when it does not differ in the
-    same scenario with the game going on. When the game ends there all the same (poison
-    from infect), decided by 704.3 when the engine too has the game end in that step."""
+    """What state-based actions decide as the game ends (a death, the counters left on a
+    permanent), played again with the game going on: when the difference goes away there,
+    the engine skips the actions performed with the loss, and 704.3 (all at once) decides
+    it. When the game ends there all the same (poison from infect), 704.3 decides it when
+    the engine too has the game end in that step."""
     safe = json.loads(json.dumps(data))
     for player in safe["players"]:
         player["life"] = SAFE_LIFE
@@ -101,15 +104,23 @@ def _probed(engine: Engine, data: dict[str, Any], difference: Difference,
                                              for d in result.differences):
         return difference
     ending = result.reference["game_over"]
-    if ending is not None and ending["step"] == difference.step:
+    step = difference.step or (ending or {}).get("step")
+    if ending is not None and ending["step"] == step:
         losses = theirs.get("losses")
         ended = isinstance(losses, list) and any(
-            isinstance(r, dict) and r.get("step") == difference.step for r in losses)
-        return replace(difference, rules=("704.3",)) if ended else difference
-    if any(d.aspect == "deaths" and d.item == difference.item and d.step == difference.step
-           for d in result.differences):
+            isinstance(r, dict) and r.get("step") == step for r in losses)
+        return _as_the_game_ends(difference) if ended else difference
+    if any(d.aspect == difference.aspect and d.item == difference.item
+           and d.step == difference.step for d in result.differences):
         return difference
-    return replace(difference, rules=("704.3",))
+    return _as_the_game_ends(difference)
+
+
+def _as_the_game_ends(difference: Difference) -> Difference:
+    """The difference as the state-based actions performed with a player's loss (704.3),
+    what differs kept as its note."""
+    return replace(difference, aspect=AS_THE_GAME_ENDS, rules=("704.3",),
+                   note=difference.aspect)
 
 
 def check(engine: Engine, count: int, seed: int = 0, budget: int = 3000,

@@ -47,6 +47,7 @@ class StepReport:
 
 
 AttackerChooser = Callable[[GameState, str, Attack, Pending], list[Assignment]]
+Tolerate = Callable[[GameState, list[IllegalAssignment]], bool]
 BlockerChooser = Callable[[GameState, str, Permanent, list[Permanent], Pending],
                           list[Assignment]]
 
@@ -80,8 +81,8 @@ def dealers(state: GameState, attacks: Iterable[Attack], step: str,
 @enforces("510.1", "510.1e")
 def assign_step(state: GameState, attacks: list[Attack], active: set[str], step: str,
                 attacker_choice: AttackerChooser, blocker_choice: BlockerChooser,
-                checked: Checked | None = None,
-                blocker_order: tuple[str, ...] = ()) -> list[Assignment]:
+                checked: Checked | None = None, blocker_order: tuple[str, ...] = (),
+                tolerate: Tolerate | None = None) -> list[Assignment]:
     """Every assignment of one step: the attacking player's (checked as a whole), then the
     defending player's, each with the rules that sent the damage where it goes. Attackers
     choose in the order of `attacks`, blockers in `blocker_order` (by default as they first
@@ -89,7 +90,9 @@ def assign_step(state: GameState, attacks: list[Attack], active: set[str], step:
 
     `checked(source, step)` says whose choices to check; by default all. (A scenario's
     evaluation checks the divisions it gives; the policies are legal by construction, which
-    the tests check.)
+    the tests check.) Illegal divisions raise IllegalAssignment, unless
+    `tolerate(state, problems)` lets the step go on with them as given (an engine's, whose
+    consequences are still compared).
     """
     pending = Pending()
     proposals: list[tuple[Attack, tuple[Permanent, list[Assignment]]]] = []
@@ -117,7 +120,7 @@ def assign_step(state: GameState, attacks: list[Attack], active: set[str], step:
         defending.add(blocker, proposed)
         blocks.append((attackers, (blocker, proposed)))
     problems = step_problems(state, proposals, blocks, step, checked)
-    if problems:
+    if problems and not (tolerate is not None and tolerate(state, problems)):
         problems[0].problems = tuple(problems)
         raise problems[0]
     assignments = [Assignment(a.source, a.target, a.amount,
@@ -131,10 +134,11 @@ def assign_step(state: GameState, attacks: list[Attack], active: set[str], step:
 def resolve_combat(state: GameState, attacks: list[Attack],
                    attacker_choice: AttackerChooser | None = None,
                    blocker_choice: BlockerChooser | None = None,
-                   checked: Checked | None = None, blocker_order: tuple[str, ...] = ()
-                   ) -> tuple[GameState, list[StepReport]]:
+                   checked: Checked | None = None, blocker_order: tuple[str, ...] = (),
+                   tolerate: Tolerate | None = None) -> tuple[GameState, list[StepReport]]:
     """Both combat damage steps as needed, state-based actions performed after each; no step
-    is played once the game is over (a player lost in a two-player game)."""
+    is played once the game is over (a player lost in a two-player game). `checked` and
+    `tolerate` are assign_step's."""
     from .policies import blocker_lethal_in_order, lethal_in_order
 
     if not attacks:
@@ -151,7 +155,7 @@ def resolve_combat(state: GameState, attacks: list[Attack],
         active = dealers(state, attacks, kind, strikers)
         try:
             assigned = assign_step(state, attacks, active, name, attacker_choice,
-                                   blocker_choice, checked, blocker_order)
+                                   blocker_choice, checked, blocker_order, tolerate)
         except IllegalAssignment as exc:
             exc.reports, exc.state = tuple(reports), state
             raise

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .combat import StepReport, resolve_combat
+from .combat import StepReport, Tolerate, resolve_combat
 from .division import Assignment, IllegalAssignment, Pending
 from .fields import ScenarioError
 from .model import Attack, GameState, Permanent
@@ -40,11 +40,13 @@ def evaluate(scenario: Any) -> dict[str, Any]:
     return outcome(run(load(scenario)))
 
 
-def run(scenario: Scenario, chosen: Chosen | None = None) -> Evaluation:
+def run(scenario: Scenario, chosen: Chosen | None = None,
+        tolerate: Tolerate | None = None) -> Evaluation:
     """Play the combat damage steps of a checked scenario. `chosen(source, step)` may give a
     division of its own (an engine's, replayed), checked like one a scenario gives; None
     leaves it to the scenario. An illegal division of the scenario's is a ScenarioError, one
-    `chosen` gives an IllegalAssignment (with the steps played before it)."""
+    `chosen` gives an IllegalAssignment (with the steps played before it) unless `tolerate`
+    lets the step go on with it (see `combat.assign_step`)."""
     attack_policy, block_policy = (POLICIES[scenario.policies[0]][0],
                                    POLICIES[scenario.policies[1]][1])
     explicit = scenario.explicit
@@ -83,7 +85,7 @@ def run(scenario: Scenario, chosen: Chosen | None = None) -> Evaluation:
     try:
         after, reports = resolve_combat(scenario.state, list(scenario.attacks),
                                         attacker_choice, blocker_choice, checked,
-                                        tuple(scenario.blocks))
+                                        tuple(scenario.blocks), tolerate)
     except IllegalAssignment as exc:
         entry = explicit.get((exc.source, exc.step)) or explicit.get((exc.source, None))
         if entry is None or (exc.source, exc.step) in overridden:
