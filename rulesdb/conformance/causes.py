@@ -39,11 +39,8 @@ class Case:
     differences: list[Difference]
 
     def causes(self) -> list[Difference]:
-        """The differences that count as causes: the roots before the reference's game was
-        over; a step played after it too when it is a fault of its own."""
-        before = [d for d in self.differences if not d.after_end]
-        return before + [d for d in self.differences
-                         if d.after_end and (d.independent or not before)]
+        """The differences that count as causes (`counted`)."""
+        return counted(self.differences)
 
 
 @dataclass
@@ -195,7 +192,7 @@ def _shrunk(play: Play, case: Case, difference: Difference, budget: int) -> Shru
             and bool(d.rules) and set(d.rules) <= set(now.rules)))
 
     def _keep(result: Result, wanted: Callable[[Difference], bool]) -> bool:
-        match = next((d for d in _counted(result.differences) if wanted(d)), None)
+        match = next((d for d in counted(result.differences) if wanted(d)), None)
         if match is not None:
             best.update(difference=match, result=result)
         return match is not None
@@ -211,12 +208,14 @@ def _shrunk(play: Play, case: Case, difference: Difference, budget: int) -> Shru
             minimal = renamed
     if best["result"] is None:
         best["result"] = play(minimal)
-        best["difference"] = next((d for d in _counted(best["result"].differences)
+        best["difference"] = next((d for d in counted(best["result"].differences)
                                    if kind_of(d) == kind), difference)
     return Shrunk(case.index, minimal, best["result"], best["difference"], tried)
 
 
-def _counted(differences: Iterable[Difference]) -> list[Difference]:
+def counted(differences: Iterable[Difference]) -> list[Difference]:
+    """The differences that count as causes: the roots before the reference's game was over;
+    a step played after it too when it is a fault of its own."""
     before = [d for d in differences if not d.after_end]
     return before + [d for d in differences if d.after_end and (d.independent or not before)]
 
@@ -235,7 +234,7 @@ def _fold(found: list[Found]) -> list[Found]:
     shows; the most frequent first."""
     kept: list[Found] = []
     for cause in sorted(found, key=lambda f: (size(f.smallest.minimal), -len(f.cases))):
-        shown = {kind_of(d) for d in _counted(cause.smallest.result.differences)}
+        shown = {kind_of(d) for d in counted(cause.smallest.result.differences)}
         home = next((k for k in kept if k.kind in shown and k.kind != cause.kind), None)
         if home is None:
             kept.append(cause)
