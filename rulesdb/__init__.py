@@ -4,7 +4,7 @@ The packages are the stages of the pipeline, bottom first; each imports only tho
 (tests/test_layout.py checks it): `errors`, `numbers`, `background` (a forked worker) and
 the parsers (`rulesdb.ingest`);
 `db`, `engine` and `places` (where the shipped corpus and the user's data folder are);
-`lookup`; `lineage`; `trace`; `layers`; `sources`; `analysis` and `site`;
+`lookup` and `conformance`; `lineage`; `trace`; `layers`; `sources`; `analysis` and `site`;
 `commands`, `cli`.
 """
 

@@ -1,7 +1,7 @@
 """The README and docs/: the README stays a first page, the command reference is the
 commands' own help, every console example prints what its page shows, every `rulesdb`
-command of an instruction block parses, a JSON block shown as a file is that file, and every
-link between pages leads somewhere."""
+command of an instruction block parses, a JSON or Python block shown as a file is that
+file, and every link between pages leads somewhere."""
 
 from __future__ import annotations
 
@@ -130,17 +130,21 @@ def test_every_docs_page_is_linked_from_the_index():
     assert {page.name for page in DOCS.glob("*.md")} - {"README.md"} <= linked
 
 
+SHOWN_KINDS = {"json": ".json", "python": ".py"}
+
+
 def shown_files() -> list[tuple[object, Path]]:
-    """Each JSON block whose paragraph before it ends with a colon and links a .json file:
-    the file it shows."""
+    """Each JSON or Python block whose paragraph before it ends with a colon and links a file
+    of its kind: the file it shows."""
     found = []
     for block in BLOCKS:
-        if block.lang != "json":
+        if block.lang not in SHOWN_KINDS:
             continue
         page = ROOT / block.page
         before = "\n".join(page.read_text(encoding="utf-8").split("\n")[:block.line - 1])
         paragraph = before.rstrip().split("\n\n")[-1]
-        links = re.findall(r"\]\(([^)\s]+\.json)\)", paragraph)
+        suffix = re.escape(SHOWN_KINDS[block.lang])
+        links = re.findall(rf"\]\(([^)\s]+{suffix})\)", paragraph)
         if links and paragraph.endswith(":"):
             found.append((block, page.parent / links[-1]))
     return found
@@ -151,8 +155,12 @@ SHOWN = shown_files()
 
 def test_the_pages_show_files():
     assert {block.page for block, _ in SHOWN} >= {"README.md", "docs/evaluator.md"}
+    assert "python" in {block.lang for block, _ in SHOWN}
 
 
 @pytest.mark.parametrize(("block", "path"), SHOWN, ids=[f"{b.page}:{b.line}" for b, _ in SHOWN])
-def test_a_json_block_shown_as_a_file_is_that_file(block, path):
-    assert json.loads(block.body) == json.loads(path.read_text(encoding="utf-8"))
+def test_a_block_shown_as_a_file_is_that_file(block, path):
+    if block.lang == "json":
+        assert json.loads(block.body) == json.loads(path.read_text(encoding="utf-8"))
+    else:
+        assert block.body == path.read_text(encoding="utf-8")

@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parent.parent
 STAGES = {
     "errors": 0, "numbers": 0, "background": 0, "ingest": 0,
     "db": 1, "engine": 1, "places": 1,
-    "lookup": 2,
+    "lookup": 2, "conformance": 2,
     "lineage": 3,
     "trace": 4,
     "layers": 5,
