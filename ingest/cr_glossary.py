@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .cr_lines import EXAMPLE, Line, clean
+from .cr_wraps import Wrapping
 from .model import Example, GlossaryEntry
 
 _SUFFIX = re.compile(r"\s*\((Obsolete)\)\s*$")
@@ -94,13 +95,16 @@ def see_targets(definition: str, terms: frozenset[str] = frozenset()) -> tuple[s
     return tuple(names)
 
 
-def parse_entry(block: Sequence[Line], warnings: list[str]) -> GlossaryEntry:
-    """One glossary entry from its lines (offset, line) — heading first, no blank lines."""
-    fields = _entry_fields(block, warnings)
+def parse_entry(block: Sequence[Line], warnings: list[str], wraps: Wrapping | None = None
+                ) -> GlossaryEntry:
+    """One glossary entry from its lines (offset, line) — heading first, no blank lines;
+    a hard-wrapped file's (`wraps`) wrapped lines joined into their paragraphs."""
+    fields = _entry_fields(block, warnings, wraps)
     return GlossaryEntry(**fields, see=see_targets(fields["definition"]))
 
 
-def _entry_fields(block: Sequence[Line], warnings: list[str]) -> dict[str, Any]:
+def _entry_fields(block: Sequence[Line], warnings: list[str], wraps: Wrapping | None = None
+                  ) -> dict[str, Any]:
     """The fields of `parse_entry`'s entry but `see`, which depends on the other terms."""
     head_offset, head_line = block[0]
     body = list(block[1:])
@@ -124,6 +128,7 @@ def _entry_fields(block: Sequence[Line], warnings: list[str]) -> dict[str, Any]:
     paragraphs: list[str] = []
     examples: list[list] = []  # [label, lines, start, end]
     end = head_start + len(heading)
+    before = ""  # the line before, as printed: a wrapped one continues into this one
     for offset, line in body:
         line_end = offset + len(line.rstrip())
         end = line_end
@@ -132,12 +137,17 @@ def _entry_fields(block: Sequence[Line], warnings: list[str]) -> dict[str, Any]:
             start = offset + example.start(1)
             text = clean(line[example.end() :], offset, warnings, "glossary line")
             examples.append([example.group(1), [text], start, line_end])
-        elif examples:
-            # A paragraph after an example continues the example, which keeps printed order.
-            examples[-1][1].append(clean(line, offset, warnings, "glossary line"))
-            examples[-1][3] = line_end
         else:
-            paragraphs.append(clean(line, offset, warnings, "glossary line"))
+            # A paragraph after an example continues the example, which keeps printed order.
+            lines = examples[-1][1] if examples else paragraphs
+            if examples:
+                examples[-1][3] = line_end
+            joint = wraps.join(before, line) if wraps and before else None
+            if joint is None:
+                lines.append(clean(line, offset, warnings, "glossary line"))
+            else:
+                lines[-1] += joint + clean(line, offset, warnings, "glossary line")
+        before = line
     return {
         "term": term,
         "definition": "\n".join(paragraphs),
@@ -153,11 +163,13 @@ def _entry_fields(block: Sequence[Line], warnings: list[str]) -> dict[str, Any]:
     }
 
 
-def parse_glossary(lines: Sequence[Line], warnings: list[str]) -> list[GlossaryEntry]:
-    """The entries of the glossary body (the lines after its "Glossary" heading)."""
+def parse_glossary(lines: Sequence[Line], warnings: list[str], wraps: Wrapping | None = None
+                   ) -> list[GlossaryEntry]:
+    """The entries of the glossary body (the lines after its "Glossary" heading); a
+    hard-wrapped file's (`wraps`) wrapped lines joined into their paragraphs."""
     blocks = _headed(_split_unspaced(_blocks(_unglued(lines, warnings), warnings), warnings),
                      warnings)
-    found = [_entry_fields(block, warnings) for block in blocks]
+    found = [_entry_fields(block, warnings, wraps) for block in blocks]
     terms = frozenset(fields["term"] for fields in found)
     # "See" targets are settled once every term is known, so a term with a comma stays whole.
     return [

@@ -31,6 +31,7 @@ from .cr_date import DATE, cr_meta
 from .cr_glossary import parse_glossary
 from .cr_lines import Line, fold_warnings, plain_spaces
 from .cr_text_body import CHAPTER, parse_body, rule_line
+from .cr_wraps import wrapping
 from .decode import decode
 from .model import Document, ParseError, Part, Residue
 
@@ -174,7 +175,8 @@ def parse_text(text: str) -> Document:
             title_text = chunk
             parts.append(Part("title", chunk, span))
 
-    rules = parse_body(lines[body:body_end], warnings)
+    wraps = wrapping(lines)
+    rules = parse_body(lines[body:body_end], warnings, wraps)
     if all(rule.kind == "chapter" for rule in rules):
         raise ParseError(_not_a_cr(lines), 0)
 
@@ -183,7 +185,7 @@ def parse_text(text: str) -> Document:
         _, span = _block(text, lines, glossary, glossary + 1)
         parts.append(Part("glossary", "Glossary", span))
         stop = credits if credits is not None else len(lines)
-        entries = parse_glossary(lines[glossary + 1 : stop], warnings)
+        entries = parse_glossary(lines[glossary + 1 : stop], warnings, wraps)
     if credits is not None:
         _check_one_release(text, lines, credits)
         chunk, span = _block(text, lines, credits, len(lines))

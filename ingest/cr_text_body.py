@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from .cr_lines import EXAMPLE, Line, clean, is_heading
 from .cr_order import order_warnings
+from .cr_wraps import Wrapping
 from .model import Example, ParseError, Rule
 
 CHAPTER = re.compile(r"^[ \t]*(\d)\.[ \t]+(?=\S)")
@@ -118,18 +119,20 @@ def _numbered_item(offset: int, line: str, chapters: set[str], warnings: list[st
     )
 
 
-def parse_body(lines: list[Line], warnings: list[str]) -> list[Rule]:
-    """The rule tree of the body lines, in document order."""
+def parse_body(lines: list[Line], warnings: list[str], wraps: Wrapping | None = None
+               ) -> list[Rule]:
+    """The rule tree of the body lines, in document order; a hard-wrapped file's (`wraps`)
+    wrapped lines joined into their paragraphs."""
     items: list[_Item] = []
     chapters: set[str] = set()
     seen: set[str] = set()
-    previous = ""
+    previous = ""  # the line before, as printed; "" after a blank line or a heading
     for offset, line in lines:
         if not line or line.isspace():  # blank: same test as `not line.strip()`, no copy
             previous = ""
             continue
-        after_citing = bool(previous) and _CITING_END.search(previous) is not None
-        previous = line.rstrip()
+        after_citing = bool(previous) and _CITING_END.search(previous.rstrip()) is not None
+        before, previous = previous, line
         chapter = None if after_citing else CHAPTER.match(line)
         if chapter:
             number = chapter.group(1)
@@ -147,9 +150,14 @@ def parse_body(lines: list[Line], warnings: list[str]) -> list[Rule]:
                 )
             )
             seen.add(number)
+            previous = ""  # a heading ends no sentence a rule number continues
             continue
         item = None if after_citing else _numbered_item(offset, line, chapters, warnings)
         if item is not None:
+            if item.kind == "section" or is_heading(item.lines[0]):
+                # "101. The Magic Golden Rules" ends with a citing word, but no "See
+                # rule" runs on from a heading: the number on the next line opens a rule
+                previous = ""
             if item.parent is not None and item.parent not in seen:
                 warnings.append(f"{item.kind} {item.number} has no parent {item.parent} before it")
             if item.number in seen:
@@ -168,12 +176,16 @@ def parse_body(lines: list[Line], warnings: list[str]) -> list[Rule]:
             if example.group(1) != "Example:":
                 warnings.append(f"'Example:' printed twice (offset {label_start})")
             current.examples.append([example.group(1), [text], label_start, current.end])
-        elif current.examples:
-            # A paragraph after an example continues it; this keeps the printed order.
-            current.examples[-1][1].append(clean(line, offset, warnings))
-            current.examples[-1][3] = current.end
         else:
-            current.lines.append(clean(line, offset, warnings))
+            # A paragraph after an example continues it; this keeps the printed order.
+            paragraphs = current.examples[-1][1] if current.examples else current.lines
+            if current.examples:
+                current.examples[-1][3] = current.end
+            joint = wraps.join(before, line) if wraps else None
+            if joint is None:
+                paragraphs.append(clean(line, offset, warnings))
+            else:
+                paragraphs[-1] += joint + clean(line, offset, warnings)
     rules = [item.freeze() for item in items]
     warnings.extend(order_warnings(rule.number for rule in rules))
     return rules
