@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ctypes
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
@@ -24,6 +24,9 @@ _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 # where a line's first word ends: at a space, or after a hyphen (a line may wrap there; a
 # dash is not taken for a place every typesetter wraps at)
 _WORD_END = re.compile(r"[ \t]|(?<=[-\ufffe])")
+# share of its font's height a line's characters stand off its baseline at the most: a
+# superscript is raised a third of it, the next line set a whole height and more below
+_SAME_BASELINE = 0.5
 READ_WITH_PDFIUM = "text read from a PDF: its lines joined into paragraphs by their layout"
 
 
@@ -107,7 +110,16 @@ def _lines(textpage: pdfium.PdfTextPage, page: int) -> Iterator[PrintedLine]:
         pdfium_c.FPDFText_GetLooseCharBox(raw, char(at), rect)
         return rect.left, rect.right, rect.top - rect.bottom
 
-    for start, end in _physical_lines(text):
+    def baseline(at: int) -> float:
+        """The baseline of the character at text index `at`."""
+        pdfium_c.FPDFText_GetCharOrigin(raw, char(at), x, y)
+        return y.value
+
+    def height(at: int) -> float:
+        """The height of the character at text index `at`."""
+        return box(at)[2]
+
+    for start, end in _baseline_lines(text, _physical_lines(text), baseline, height):
         line = text[start:end]
         if not line.strip():
             continue
@@ -121,6 +133,35 @@ def _lines(textpage: pdfium.PdfTextPage, page: int) -> Iterator[PrintedLine]:
         _, word_right, _ = box(min(last_of_word, last))
         yield PrintedLine(page, line, line_left, line_right, y.value, size,
                           word_right - line_left)
+
+
+def _baseline_lines(text: str, bounds: list[tuple[int, int]],
+                    baseline: Callable[[int], float], height: Callable[[int], float]
+                    ) -> Iterator[tuple[int, int]]:
+    """`bounds` with each line split where its characters move to another baseline:
+    PDFium runs a line into the next one at times (a numbered paragraph's first line
+    after a sentence's end, "… in the Magic game. 1. A player draws …"). Only a line
+    whose first and last characters stand on different baselines is looked at."""
+    for start, end in bounds:
+        line = text[start:end]
+        first = start + len(line) - len(line.lstrip())
+        last = start + len(line.rstrip()) - 1
+        if last <= first:
+            yield start, end
+            continue
+        off = _SAME_BASELINE * height(first)
+        if abs(baseline(first) - baseline(last)) < off:
+            yield start, end
+            continue
+        at, level = start, baseline(first)
+        for index in range(first + 1, last + 1):
+            if text[index].isspace():
+                continue
+            here = baseline(index)
+            if abs(here - level) >= off:
+                yield at, index
+                at, level = index, here
+        yield at, end
 
 
 def _physical_lines(text: str) -> list[tuple[int, int]]:
