@@ -25,6 +25,7 @@ _HEADING_LINE = re.compile(
     r"[A-Z][\w’'-]*(?: (?:[A-Z][\w’'-]*|of|the|and|to|a|an|in|from|with|as|on|for|or|at|by))"
     r"{0,6}[ \t]*$")
 _SENTENCE_END = re.compile(r"[.!?][”\"’')\]]*[ \t]*$")
+HEADING_WORDS = 8  # words of a glossary heading at the most (the longest have five)
 _DEFINITION_LINE = re.compile(r"[A-Z0-9“\"]\S* \S")
 _QUALIFIER = re.compile(r"\s*\([^()]*\)\s*$")
 _QUOTES = "\"“”'‘’"
@@ -167,8 +168,8 @@ def parse_glossary(lines: Sequence[Line], warnings: list[str], wraps: Wrapping |
                    ) -> list[GlossaryEntry]:
     """The entries of the glossary body (the lines after its "Glossary" heading); a
     hard-wrapped file's (`wraps`) wrapped lines joined into their paragraphs."""
-    blocks = _headed(_split_unspaced(_blocks(_unglued(lines, warnings), warnings), warnings),
-                     warnings)
+    blocks = _headed(_reheaded(_split_unspaced(_blocks(_unglued(lines, warnings), warnings),
+                                               warnings), warnings), warnings)
     found = [_entry_fields(block, warnings, wraps) for block in blocks]
     terms = frozenset(fields["term"] for fields in found)
     # "See" targets are settled once every term is known, so a term with a comma stays whole.
@@ -241,6 +242,49 @@ def _split_unspaced(blocks: list[list[Line]], warnings: list[str]) -> list[list[
                 start = index
         out.append(block[start:])
     return out
+
+
+def _reheaded(blocks: list[list[Line]], warnings: list[str]) -> list[list[Line]]:
+    """`blocks` with a heading set apart from its definition set back at its start: a
+    block that opens with a sentence has lost its heading, and a short line with no
+    sentence's end that ends the block before (after a sentence) or stands alone before
+    it is that heading (a PDF whose page turn fell between a heading and its definition:
+    otherwise the definition's first paragraph is stored as a heading, the 2005 PDF's
+    "Some enchantments have the subtype "Aura." …"); with no such line, the block is a
+    paragraph of the entry before, set apart by an empty line a PDF's page turn made."""
+    out: list[list[Line]] = []
+    for block in blocks:
+        previous = out[-1] if out else []
+        if not previous or not _reads_as_sentence(block[0][1]):
+            out.append(block)
+            continue
+        offset = block[0][0]
+        if len(previous) == 1 and _reads_as_heading(previous[0][1]):
+            # the heading alone, an empty line between it and its definition
+            out[-1] = [*previous, *block]
+            said = f"heading {previous[0][1].strip()!r} stands apart from its definition"
+        elif len(previous) > 2 and _reads_as_heading(previous[-1][1]) \
+                and _SENTENCE_END.search(previous[-2][1]):
+            out.append([previous.pop(), *block])
+            said = f"heading {out[-1][0][1].strip()!r} ends the entry before its definition"
+        else:  # no heading: a paragraph of the entry before, an empty line before it
+            previous.extend(block)
+            said = f"paragraph with no heading kept in the entry {previous[0][1].strip()!r}"
+        warnings.append(f"glossary {said} (offset {offset})")
+    return out
+
+
+def _reads_as_sentence(line: str) -> bool:
+    """Whether `line` reads as a sentence rather than a heading: it ends a sentence and
+    has more words than a glossary heading (and is no heading run into its first sense,
+    "Ability1. Text on an object …")."""
+    return _SENTENCE_END.search(line) is not None and len(line.split()) > HEADING_WORDS \
+        and _GLUED_SENSE.match(line) is None
+
+
+def _reads_as_heading(line: str) -> bool:
+    """Whether `line` could be a glossary heading: a few words ending no sentence."""
+    return len(line.split()) <= HEADING_WORDS and not _SENTENCE_END.search(line)
 
 
 def _headed(blocks: list[list[Line]], warnings: list[str]) -> list[list[Line]]:

@@ -126,13 +126,18 @@ def parse_body(lines: list[Line], warnings: list[str], wraps: Wrapping | None = 
     items: list[_Item] = []
     chapters: set[str] = set()
     seen: set[str] = set()
-    previous = ""  # the line before, as printed; "" after a blank line or a heading
+    previous = ""  # the line before, as printed; "" after a blank line
+    cites = False  # whether the line before may go on into a rule number ("See rule⏎")
     for offset, line in lines:
         if not line or line.isspace():  # blank: same test as `not line.strip()`, no copy
-            previous = ""
+            previous, cites = "", False
             continue
-        after_citing = bool(previous) and _CITING_END.search(previous.rstrip()) is not None
-        before, previous = previous, line
+        # a line the line before wrapped into continues it, whatever it opens with ("Its
+        # mana value is⏎4. After it transforms"), and so does a number after "See rule"
+        joint = wraps.join(previous, line) if wraps and previous else None
+        after_citing = joint is not None or \
+            (cites and _CITING_END.search(previous.rstrip()) is not None)
+        previous, cites = line, True
         chapter = None if after_citing else CHAPTER.match(line)
         if chapter:
             number = chapter.group(1)
@@ -150,14 +155,13 @@ def parse_body(lines: list[Line], warnings: list[str], wraps: Wrapping | None = 
                 )
             )
             seen.add(number)
-            previous = ""  # a heading ends no sentence a rule number continues
+            cites = False  # a heading ends no sentence a rule number continues
             continue
         item = None if after_citing else _numbered_item(offset, line, chapters, warnings)
         if item is not None:
-            if item.kind == "section" or is_heading(item.lines[0]):
-                # "101. The Magic Golden Rules" ends with a citing word, but no "See
-                # rule" runs on from a heading: the number on the next line opens a rule
-                previous = ""
+            # "101. The Magic Golden Rules" ends with a citing word, but no "See rule"
+            # runs on from a heading: the number on the next line opens a rule
+            cites = item.kind != "section"
             if item.parent is not None and item.parent not in seen:
                 warnings.append(f"{item.kind} {item.number} has no parent {item.parent} before it")
             if item.number in seen:
@@ -169,7 +173,7 @@ def parse_body(lines: list[Line], warnings: list[str], wraps: Wrapping | None = 
             raise ParseError("text before the first rule is not a rule", offset)
         current = items[-1]
         current.end = offset + len(line.rstrip())
-        example = EXAMPLE.match(line)
+        example = EXAMPLE.match(line) if joint is None else None
         if example:
             text = clean(line[example.end() :], offset, warnings)
             label_start = offset + example.start(1)
@@ -181,7 +185,6 @@ def parse_body(lines: list[Line], warnings: list[str], wraps: Wrapping | None = 
             paragraphs = current.examples[-1][1] if current.examples else current.lines
             if current.examples:
                 current.examples[-1][3] = current.end
-            joint = wraps.join(before, line) if wraps else None
             if joint is None:
                 paragraphs.append(clean(line, offset, warnings))
             else:

@@ -31,7 +31,8 @@ from .cr_lines import Line
 # characters after which a line wraps with no space, but a dash spaced on its left
 # (U+FFFE: the hyphen PDFium writes where it joined two lines of a word broken over them)
 DASHES = tuple("-‐‑‒–—\ufffe")
-SPACED_DASHES = (" –", " —")
+# a dash with a space before it: "Artifact —", "Artifact --", "Creature -" (typed so)
+_SPACED_DASH = re.compile(r"\s([-‐‑‒–—]+)$")
 HYPHENS = tuple("-‐‑\ufffe")
 # a hyphen at a line's end before these words is shared with a later word ("power- and
 # toughness-changing effects", "pre- or postcombat"): a space stood after it
@@ -42,19 +43,31 @@ WIDTH_SHARE = 0.99  # the file's width: the length this share of its lines stay 
 NEAR, NEAR_SHARE = 0.75, 0.25  # this share of the lines come this close to the width
 FULL = 2 / 3  # a line and the next word past this share of the width fill a line
 MARKED = 0.5  # share of a file's full lines before a continuation that end with a mark
-_SENTENCE_END = re.compile(r"[.!?:][”\"’')\]]*$")
+ENDS_SENTENCE = re.compile(r"[.!?:][”\"’')\]]*$")
+# a paragraph a text release starts on a new line: a numbered rule, a section or chapter,
+# an example
+_OPENS_PARAGRAPH = re.compile(r"(?:\d{3}\.\d+[a-z]?\.?|\d{3}\.|\d\.|Example:)\s")
+
+
+def opens_paragraph(before: str, line: str) -> bool:
+    """Whether `line` opens a numbered rule or an example after a sentence's end in
+    `before`: a paragraph, where the layout cannot tell (a full line before it, or one
+    ending with a space, as some paragraphs do)."""
+    return bool(_OPENS_PARAGRAPH.match(line.lstrip()) and ENDS_SENTENCE.search(before.rstrip()))
 
 
 def wrapped_at(text: str, after: str = "") -> str:
     """What stood where a line of `text` wrapped into the line `after`: a space, or
     nothing after a hyphen or a dash; a dash with a space before it (a spaced dash,
-    "Artifact — Equipment") has one after it too, which the line may not show, and so
-    does a hyphen the words it qualifies share ("power- and toughness-changing")."""
+    "Artifact — Equipment", "Creature -- Goblin") has one after it too, which the line
+    may not show (a minus sign before its number has none: "gets -⏎1/-1"), and so does
+    a hyphen the words it qualifies share ("power- and toughness-changing")."""
     text = text.rstrip()
     if not text.endswith(DASHES):
         return " "
-    if text.endswith(SPACED_DASHES):
-        return " "
+    spaced = _SPACED_DASH.search(text)
+    if spaced:  # a minus sign before its number is none ("gets -⏎1/-1")
+        return "" if spaced[1] == "-" and after.lstrip()[:1].isdigit() else " "
     return " " if text.endswith(HYPHENS) and _SHARED.match(after) else ""
 
 
@@ -74,7 +87,7 @@ class Wrapping:
         if not line or line[0].isspace():
             return None
         text = before.rstrip()
-        if not text or not self._full(text, line):
+        if not text or not self._full(text, line) or opens_paragraph(text, line):
             return None
         if before[-1].isspace():
             return " "  # it wrapped at that space (a hyphen before it is shared)
@@ -114,7 +127,7 @@ def wrapping(lines: Sequence[Line]) -> Wrapping | None:
     for (_, before), (_, line) in pairwise(lines):
         text = before.rstrip()
         if (line and not line[0].isspace() and text and len(text) >= NEAR * width
-                and not _SENTENCE_END.search(text)):
+                and not ENDS_SENTENCE.search(text)):
             wraps += 1
             marked += before[-1].isspace() or text.endswith(DASHES)
     return Wrapping(width=width, marks=bool(wraps) and marked >= MARKED * wraps)

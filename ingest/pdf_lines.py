@@ -38,14 +38,10 @@ from dataclasses import dataclass, replace
 from itertools import pairwise
 from statistics import median
 
-from .cr_wraps import wrapped_at
+from .cr_wraps import ENDS_SENTENCE, opens_paragraph, wrapped_at
 
 # the hyphen PDFium writes where it took a line's last word for one broken over two lines
 HYPHEN_JOINED = "\ufffe"
-# a paragraph a text release starts on a new line: a numbered rule, a section or chapter,
-# an example
-_OPENS_PARAGRAPH = re.compile(r"(?:\d{3}\.\d+[a-z]?\.?|\d{3}\.|\d\.|Example:)\s")
-_ENDS_SENTENCE = re.compile(r"[.!?:][”\"’')\]]*$")
 _DIGITS = re.compile(r"\d+")
 # room a word needs beyond its own width to fit at the end of a line, in heights of the
 # line's font: a space, and slack for how far the widest lines end
@@ -121,7 +117,7 @@ def _same_page(before: PrintedLine, line: PrintedLine, page: _Page) -> str:
         return PARAGRAPH  # a new column, or text set out of reading order
     if before.baseline - line.baseline >= BLANK_LINE * page.pitch:
         return EMPTY_LINE
-    if _fits(before, line, page) or _opens_paragraph(before, line) or \
+    if _fits(before, line, page) or opens_paragraph(before.text, line.text) or \
             _forced(before, line, page):
         return PARAGRAPH
     return wrapped_at(before.text, line.text)
@@ -138,7 +134,7 @@ def _page_turn(before: PrintedLine, line: PrintedLine, after: Sequence[PrintedLi
         # a page ended early after a line that ends no sentence (a heading), or before an
         # indented paragraph (which continues the one before it), ended there because the
         # paragraph after it moved on whole, as no line of it may stand alone
-        ends = _ENDS_SENTENCE.search(before.text.rstrip()) is not None
+        ends = ENDS_SENTENCE.search(before.text.rstrip()) is not None
         return EMPTY_LINE if early and ends and not _indented(before, line, page) \
             else PARAGRAPH
     if page.marks_wraps and before.text[-1:].isspace():
@@ -146,11 +142,11 @@ def _page_turn(before: PrintedLine, line: PrintedLine, after: Sequence[PrintedLi
     # a page ended early after a sentence's end ended a paragraph; one ended early inside
     # a sentence moved the rest of its paragraph on, and so did one a line early before
     # its paragraph's last two lines (no last line may stand alone atop a page)
-    if _ENDS_SENTENCE.search(before.text.rstrip()):
-        if early and not _widow(before, line, after, page):
-            return EMPTY_LINE
-        if _OPENS_PARAGRAPH.match(line.text.lstrip()):
-            return PARAGRAPH
+    if ENDS_SENTENCE.search(before.text.rstrip()) and early and \
+            not _widow(before, line, after, page):
+        return EMPTY_LINE
+    if opens_paragraph(before.text, line.text):
+        return PARAGRAPH
     return wrapped_at(before.text, line.text)
 
 
@@ -182,12 +178,6 @@ def _forced(before: PrintedLine, line: PrintedLine, page: _Page) -> bool:
 def _indented(before: PrintedLine, line: PrintedLine, page: _Page) -> bool:
     """Whether `line` stands at a first-line indent, further right than the line before."""
     return round(line.left) in page.indents and line.left > before.left + INDENT
-
-
-def _opens_paragraph(before: PrintedLine, line: PrintedLine) -> bool:
-    """Whether `line` opens a numbered rule or an example after a sentence's end."""
-    return bool(_OPENS_PARAGRAPH.match(line.text.lstrip())
-                and _ENDS_SENTENCE.search(before.text.rstrip()))
 
 
 def _text(line: PrintedLine) -> str:
