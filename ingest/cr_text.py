@@ -38,6 +38,7 @@ from .model import Document, ParseError, Part, Residue
 _HTML = re.compile(r"\s*<(?:!doctype\s+html|html|head|body)", re.IGNORECASE)
 # numbered rules after the Credits that make them a second release, not a stray line
 _SECOND_RELEASE_RULES = 3
+MAX_LINES = 200_000  # lines of a text read at the most (a release has 5,000, double-spaced 10,000)
 
 
 def _lines(text: str) -> list[Line]:
@@ -147,6 +148,10 @@ def parse_text(text: str) -> Document:
     """
     warnings: list[str] = []
     source, text = text, plain_spaces(text, warnings)
+    count = text.count("\n") + 1
+    if count > MAX_LINES:  # each line read costs 120 bytes: 19 MB of line breaks, 2.3 GB
+        raise ParseError(f"a text of {count:,} lines, more than the {MAX_LINES:,} a release "
+                         "could have (one has about 5,000): not read", 0)
     lines = _lines(text)
     body = _body_start(lines)
     glossary = _find(lines, "Glossary", body, len(lines))
