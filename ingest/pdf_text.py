@@ -2,7 +2,9 @@
 where it stands on its page, laid out again as paragraphs (`pdf_lines`).
 
 A PDF that cannot be opened (damaged, or encrypted with a password) or has no text layer
-(a scan: pictures of pages) is refused with one line saying so.
+(a scan: pictures of pages) is refused with one line saying so. One that opens without a
+password although encrypted, its owner password forbidding copying its text, is read, and
+a note says so (docs/releases.md says why).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ _WORD_END = re.compile(r"[ \t]|(?<=[-\ufffe])")
 # share of its font's height a line's characters stand off its baseline at the most: a
 # superscript is raised a third of it, the next line set a whole height and more below
 _SAME_BASELINE = 0.5
+_MAY_COPY = 1 << 4  # the permission (bit 5) to copy or extract a PDF's text
 READ_WITH_PDFIUM = "text read from a PDF: its lines joined into paragraphs by their layout"
 
 
@@ -38,6 +41,8 @@ def pdf_text(data: bytes, max_bytes: int, notes: list[str] | None = None) -> str
     except pdfium.PdfiumError as exc:
         raise ParseError(_unopened(str(exc)), 0) from None
     try:
+        if notes is not None:
+            notes.extend(_locks(document))
         count = len(document)
         if count == 0:
             raise ParseError("a PDF document with no pages", 0)
@@ -64,6 +69,18 @@ def pdf_text(data: bytes, max_bytes: int, notes: list[str] | None = None) -> str
     if notes is not None:
         notes.append(READ_WITH_PDFIUM)
     return paragraphs(lines)
+
+
+def _locks(document: pdfium.PdfDocument) -> list[str]:
+    """What an owner password that did not keep the PDF from opening forbids, said for a
+    user: an owner may forbid copying text, which a viewer honours; the text is the
+    release's all the same, read as its .txt and .docx give it."""
+    if pdfium_c.FPDF_GetSecurityHandlerRevision(document.raw) < 0:
+        return []  # not encrypted
+    if pdfium_c.FPDF_GetDocPermissions(document.raw) & _MAY_COPY:
+        return []
+    return ["an encrypted PDF whose owner forbids copying its text: it opens without a "
+            "password, and its text is read as the release's other forms give it"]
 
 
 def _unopened(reason: str) -> str:
