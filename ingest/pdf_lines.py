@@ -9,24 +9,29 @@ not what they say:
   not have fit at the end of this one (a word processor wraps a line only then): a line
   ending far from the right margin ends its paragraph, however the next line reads ("See
   rule⏎202.2." is a wrapped line that looks like a new rule, a glossary heading a short
-  line that looks like a wrapped one).
+  line that looks like a wrapped one);
+- a line set at a first-line indent (where the document's wrapped lines always go on
+  further left: the 2004 and 2006 releases indent a second paragraph) opens a paragraph.
 Where a page turns, the space the page left tells: a page's first line set lower than
-pages start has an empty line before it; a page that ends a line or more above where
-pages end was ended early: by the end of a paragraph (an empty line, a heading kept with
-what follows it) when its last line ends a sentence, else by a paragraph moved on so that
-no line of it stands alone. Where the PDF ends its wrapped lines with a space and its
-paragraphs without one (as the lines before its empty ones tell), a page's last line
-ending with a space wrapped.
+pages start has an empty line before it; a page that ends a line or more above the lowest
+page end (another line would have fitted) was ended early: by the end of a paragraph (an
+empty line, a heading kept with what follows it) when its last line ends a sentence and no
+widow was kept from the next page (a page a line early before its paragraph's last two
+lines), by a paragraph after it moved on whole when its last line ends none (a heading),
+else by a paragraph moved on so that no line of it stands alone. Where the PDF ends its
+wrapped lines with a space and its paragraphs without one (as the lines before its empty
+ones tell), a page's last line ending with a space wrapped.
 The case the page cannot tell, a paragraph ending on a full line with the next one set
 right under it, is told by the text: the next line opens a numbered rule or an example
 after a sentence's end, or opens with a space (a line is wrapped at a space, so one that
 starts with a space was broken by hand).
 
 A wrapped line's break is a space, none after a hyphen or a dash ("turn-⏎based",
-"Awaken N—⏎[cost]") but a spaced dash ("Artifact —⏎Equipment"); the hyphen PDFium marks
-as one where it joined two lines (U+FFFE) is a hyphen, and its lines are two. Pieces of text
-set on one printed line are one line. Lines printed at the same height on most pages (a
-running head, a page number) are page furniture.
+"Awaken N—⏎[cost]") but a spaced dash ("Artifact —⏎Equipment") and a hyphen shared with
+a later word ("power-⏎and toughness-"): `cr_wraps.wrapped_at`, as hard-wrapped text files
+have it; the hyphen PDFium marks as one where it joined two lines (U+FFFE) is a hyphen, and
+its lines are two. Pieces of text set on one printed line are one line. Lines printed at
+the same height on most pages (a running head, a page number) are page furniture.
 """
 
 from __future__ import annotations
@@ -51,7 +56,7 @@ SAME_LINE = 0.25  # baselines closer than this share of a pitch are one printed 
 BLANK_LINE = 1.5  # a gap of this many line pitches (and more) holds an empty line
 TOP_SLACK = 0.5  # pitches a page's first line may stand below the usual top without one
 SAME_SIZE = 0.1  # share of the text's size a line's may differ by and still be the text's
-EARLY = 0.9  # pitches above the usual bottom a page's last line stands when it ended early
+EARLY = 0.9  # pitches above the lowest page end a page's last line stands when ended early
 # paragraph ends with a space a PDF may have and still mark its wraps with one
 UNMARKED_ENDS = 0.05
 INDENT = 1.0  # points a line stands further right or left than another to be indented
