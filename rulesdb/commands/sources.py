@@ -74,8 +74,9 @@ def add(files: tuple[Path, ...], db_path: Path, replace: bool, doc_id: str | Non
     lost (pasted from a web page, whitespace collapsed) is recognized and read as the
     release. The alignments set by hand in the overrides file (`rulesdb align`) are applied,
     as `build` applies them. A file longer than --max-mb (or holding more once read: a
-    .docx, a PDF), a PDF without a text layer (a scan), an encrypted or damaged document, or
-    one rule, example or glossary entry longer than 64 KB, is refused.
+    .docx, a PDF), a PDF without a text layer (a scan), a document that needs a password to
+    open or is damaged, or one rule, example or glossary entry longer than 64 KB, is
+    refused.
 
     Example:
 

@@ -131,28 +131,33 @@ def add_sources(db_path: Path, sources: list[Source], *, replace: bool = False,
         folder = scratch_folder("dry-run")
         try:
             with write_failures(db_path):
-                return _add(db_path, sources, options, on_added, step, started, {},
-                            folder / db_path.name)
+                return _add(db_path, _parse_all(sources, options, step), options, on_added,
+                            step, started, {}, folder / db_path.name)
         finally:
             shutil.rmtree(folder, ignore_errors=True)
     with collector_paused():
         workers = warm_up()  # the layers' worker imports spaCy while the sources are parsed
         try:
+            # the sources are parsed before the write lock is taken: reading a file (PDFium
+            # is C code) cannot leave the lock behind, whatever befalls it
+            begun = _parse_all(sources, options, step)
             # another add would drop this one's editions
             with writing(db_path), write_failures(db_path):
-                return _add(db_path, sources, options, on_added, step, started, workers,
+                return _add(db_path, begun, options, on_added, step, started, workers,
                             working_path(db_path, "adding"))
         finally:
             for worker in workers.values():
                 worker.cancel()
 
 
-def _add(db_path: Path, sources: list[Source], options: AddOptions,
-         on_added: Callable[[Added], None] | None, step: Callable[[str], None], started: float,
-         workers: dict[str, Background], temp_path: Path) -> AddReport:
-    """The add, the work done in `temp_path` (put in place at the end unless a dry run)."""
-    report = AddReport(created=not db_path.exists())
-    parsed = []
+Parsed = list[tuple[Source, Document, str]]  # each source, its document and its edition
+
+
+def _parse_all(sources: list[Source], options: AddOptions,
+               step: Callable[[str], None]) -> tuple[AddReport, Parsed]:
+    """Every source parsed (one that does not parse is skipped with `keep_going`, in the
+    report begun)."""
+    report, parsed = AddReport(), []
     for source in sources:
         try:
             doc = parse_release(source, options.max_bytes)
@@ -162,6 +167,16 @@ def _add(db_path: Path, sources: list[Source], options: AddOptions,
                 raise
             report.skipped.append(exc.message)
         step(f"parsed {source.name}")
+    return report, parsed
+
+
+def _add(db_path: Path, begun: tuple[AddReport, Parsed], options: AddOptions,
+         on_added: Callable[[Added], None] | None, step: Callable[[str], None], started: float,
+         workers: dict[str, Background], temp_path: Path) -> AddReport:
+    """The add of the sources parsed (`begun`), the work done in `temp_path` (put in place
+    at the end unless a dry run)."""
+    report, parsed = begun
+    report.created = not db_path.exists()
     feed_parsed(workers, [doc for _, doc, _ in parsed], db_path)
     if not options.dry_run:
         db_path.parent.mkdir(parents=True, exist_ok=True)
