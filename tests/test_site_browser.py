@@ -138,7 +138,7 @@ def test_diff_page_marks_changed_words_side_by_side(server, page):
     page.wait_for_url(server + href)
     # a pair across a renumbering of chapter 7 (the history has every release)
     page.goto(server + "/diff/cr-2023-10-13/cr-2025-02-07")
-    page.locator("p.changes a", has_text="renumbered_edited").click()
+    page.locator("p.changes a", has_text="renumbered and edited").click()
     page.wait_for_url(server + "/diff/cr-2023-10-13/cr-2025-02-07?change=renumbered_edited")
     row = page.locator("tr.change-renumbered_edited").first
     assert row.locator("td").nth(0).locator("del").count() > 0

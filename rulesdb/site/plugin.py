@@ -34,6 +34,7 @@ from markupsafe import Markup, escape
 
 from ..lineage.query import OP_ORDER
 from ..lineage.renumbered import as_csv
+from ..lineage.words import change_words, method_words
 from ..lookup import query
 from ..lookup import search as full_text
 from ..lookup.search import HIT_END, HIT_START, also_in
@@ -272,8 +273,12 @@ def asgi_wrapper(datasette: Any) -> Any:
 
 @hookimpl
 def prepare_jinja2_environment(env: Any, datasette: Any) -> None:
+    """The site's templates first, and the filters that word the lineage's labels
+    (`{{ op|change_words }}`: a page prints no raw label)."""
     if enabled(datasette):
         env.loader = ChoiceLoader([FileSystemLoader(str(TEMPLATES)), env.loader])
+        env.filters["change_words"] = change_words
+        env.filters["method_words"] = method_words
 
 
 @hookimpl
