@@ -229,3 +229,28 @@ def test_a_history_prints_no_raw_label_and_names_its_numbers(server, page, name)
         assert first == ["cr-2003-03-15", "chapter 5"]
     if name == "step":
         assert "What changed inside chapter 5 (now chapter 7)" in shown
+
+
+def test_a_term_is_underlined_once_a_rule_and_its_other_links_on_hover_and_focus(server, page):
+    """702.19b says "damage" eleven times: its first link is underlined, the others are links
+    without a line until the pointer rests on one or the keyboard reaches it (Tab)."""
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(server + "/cr-2026-01-16/702.19b")
+    page.screenshot(path=str(ARTIFACTS / "rule-page-terms.png"))
+    line = "el => getComputedStyle(el).textDecorationLine"
+    damage = page.locator('[id="702.19b"] a.term[href$="/glossary/damage"]')
+    assert damage.count() > 3
+    assert damage.first.evaluate(line) == "underline"
+    later = damage.nth(2)
+    assert "first" not in later.get_attribute("class")
+    assert later.evaluate(line) == "none"
+    later.hover()
+    assert later.evaluate(line) == "underline"
+    page.mouse.move(0, 0)
+    page.locator('[id="702.19b"] a').first.focus()
+    for _ in range(40):  # Tab through the rule's links to the third "damage"
+        if later.evaluate("el => el === document.activeElement"):
+            break
+        page.keyboard.press("Tab")
+    assert later.evaluate("el => el === document.activeElement")
+    assert later.evaluate(line) == "underline"
