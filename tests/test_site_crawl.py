@@ -161,3 +161,15 @@ def test_a_visitors_mistake_is_a_400_or_404_never_a_500(site, path, status, caps
         assert response.status_code == status
         assert response.json()["status"] == status and response.json()["error"]
     assert "Traceback" not in "".join(capsys.readouterr())  # nothing printed: not a bug
+
+
+def test_at_full_history_no_page_shows_a_raw_label(history_db):
+    """A few pages of each kind of the full history, the summed-up histories whose related
+    texts were linked by a variant of their name (508, 509 of cr-2026-01-16) among them."""
+    site = make_datasette(history_db)
+    seeds = ["/", "/cr-2026-01-16/508/history", "/cr-2003-03-15/308/history",
+             "/cr-2026-01-16/702.19b/history", "/diff/cr-2023-10-13/cr-2025-02-07"]
+    found = crawl.crawl(fuzz.in_process(site), seeds, per_kind=4, most=250)
+    assert found.raw == {}
+    shown = crawl.shown_text(fuzz.in_process(site)("/cr-2026-01-16/508/history"))
+    assert "a variant of the name" in shown

@@ -240,8 +240,9 @@ def register_routes(datasette: Any) -> list[tuple[str, Any]]:
 
 
 # Views too large to count on every page view (term_mentions expands 2.3 million mentions
-# at full history: 0.9 s for the count alone); their table pages skip the count.
-UNCOUNTED = re.compile(r"^/rules/term_mentions(?:\.\w+)?$")
+# at full history: 0.9 s for the count alone; rules_fts every rule of every edition through
+# its index); their table pages skip the count.
+UNCOUNTED = re.compile(r"^/rules/(?:term_mentions|rules_fts)(?:\.\w+)?$")
 
 
 @hookimpl
