@@ -10,7 +10,9 @@ from html.parser import HTMLParser
 from urllib.parse import urlsplit
 
 import pytest
+import sqlite_utils
 
+from rulesdb.db.fts import ensure_fts
 from rulesdb.db.store import digest
 from rulesdb.site.render import Span, linked, slug
 from rulesdb.site.serve import load_metadata, make_datasette
@@ -55,10 +57,11 @@ def doctored(db_path, tmp_path_factory):
                  "'assign_trample_damage', '702.19d', '702.19d', 'cr-2025-06-06-chapter7', ?, "
                  "'ok')",
                  [rule_id])
-    for table in ("rules", "glossary", "texts"):
-        conn.execute(f"INSERT INTO {table}_fts({table}_fts) VALUES ('rebuild')")
     conn.commit()
     conn.close()
+    db = sqlite_utils.Database(path)
+    ensure_fts(db)  # the full-text indexes read the doctored rows
+    db.conn.commit()
     return make_datasette(path)
 
 
