@@ -18,6 +18,7 @@ LAYERS: dict[str, Layer] = {
     "keywords": keywords.compute,
     "enforcement": enforcement.compute,
     "lineage": lineage.compute,
-    "terms": terms.compute,
+    # before terms: it runs here while the terms layer's worker finds its mentions
     "paraphrases": paraphrases.compute,
+    "terms": terms.compute,
 }
