@@ -94,6 +94,16 @@ def installed_env(**extra: str) -> dict[str, str]:
     return env
 
 
+def user_database() -> Path:
+    """The user's database (rulesdb.places.user), built first when missing or out of date:
+    the default of the benchmarks that read a full-history database."""
+    from rulesdb.places import user
+
+    subprocess.run([sys.executable, "-m", "rulesdb", "docs", "--json"], check=True,
+                   stdout=subprocess.DEVNULL)
+    return user.database()
+
+
 def machine_check() -> None:
     """How long a fixed CPU loop takes in each of two processes run at once."""
     runs = [subprocess.Popen([sys.executable, "-c", LOOP], stdout=subprocess.PIPE, text=True)

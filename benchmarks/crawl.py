@@ -7,7 +7,9 @@ Starts `rulesdb serve` on a free port of 127.0.0.1 (or targets --url), then
   feed of the --focus editions (default: the newest whole CR edition), and the diffs of the
   oldest and newest CR editions and of --distant random pairs of editions as further seeds;
   prints the pages fetched by kind, the slowest and the largest ten, every server error,
-  broken link, page over --max-seconds (1 s) or --max-bytes (1 MB);
+  broken link, page over --max-seconds (1 s) or --max-bytes (1 MB), and every page of the
+  rules site showing its reader a raw label of the lineage (renumbered_edited: pages print
+  words, rulesdb.lineage.words);
 - fuzzes (rulesdb.site.fuzz): --fuzz seeded random URLs (default 2,000) over every route
   with hostile parameters; prints the answers by status, the slowest ten, every server error,
   answer over --fuzz-seconds (2 s) and input echoed unescaped.
@@ -130,7 +132,10 @@ def run_crawl(fetch: fuzz.Fetch, db: Path, args: argparse.Namespace) -> int:
             print(f"  {page.status} {page.seconds:.3f} s {page.size / 1e6:.3f} MB {page.path} "
                   f"(linked from {page.referrer})")
         wrong += len(pages)
-    return wrong
+    print(f"\npages showing a raw label (renumbered_edited, …) to their reader: {len(result.raw)}")
+    for path, labels in list(result.raw.items())[:20]:
+        print(f"  {path}: {', '.join(sorted(set(labels)))}")
+    return wrong + len(result.raw)
 
 
 def run_fuzz(fetch: fuzz.Fetch, db: Path, args: argparse.Namespace) -> int:

@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from rulesdb.engine.generate import scenario
+from rulesdb.conformance.generate import scenario
 from rulesdb.engine.outcome import evaluate, outcome, run
 from rulesdb.engine.scenario import load
 

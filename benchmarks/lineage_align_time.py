@@ -2,7 +2,8 @@
 of the lineage layer that rulesdb.lineage.align does (reading the rules and storing the
 changes apart), as `rulesdb build` runs it (each edition prepared once for both its pairs).
 
-Run: python benchmarks/lineage_align_time.py [--db data/rules.db] [--runs 3]
+Run: python benchmarks/lineage_align_time.py [--db PATH] [--runs 3]
+(without --db, the user's database: rulesdb.places.user, built first when missing)
 Prints per run the CPU and wall seconds of the alignments in all, and the median of the
 runs; the slowest pairs of the median run. CPU time is the steadier figure on a busy machine.
 Compare two versions of the aligner by running it on each (git stash) in turn.
@@ -16,6 +17,8 @@ import statistics
 import time
 from itertools import pairwise
 from pathlib import Path
+
+from add_corpus import user_database
 
 from rulesdb.lineage.align import align
 from rulesdb.lineage.query import edition
@@ -46,10 +49,10 @@ def main() -> None:
     """Align the history `--runs` times and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--db", type=Path, default=Path("data/rules.db"))
+    parser.add_argument("--db", type=Path, default=None)
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
-    conn = sqlite3.connect(args.db)
+    conn = sqlite3.connect(args.db or user_database())
     editions = [doc for (doc,) in conn.execute(
         "SELECT id FROM documents WHERE kind = 'comprehensive_rules' AND superseded_by IS NULL "
         "ORDER BY effective_date, id")]

@@ -12,7 +12,7 @@ Run: python benchmarks/search_latency.py [--db PATH] [--runs N] [--site-requests
   rulesdb.lookup.search.search on one connection (p50, p95, max).
 - Site: `rulesdb serve` on 127.0.0.1, /search?q=… for the same questions, one request at a
   time (p50, p95). Target: p50 ≤ 50 ms.
-Without --db the default database is built first (data/rules.db when present is used).
+Without --db the user's database is used (rulesdb.places.user), built first when missing.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from urllib.parse import quote, urlsplit
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from add_corpus import installed_env, machine_check  # noqa: E402
+from add_corpus import installed_env, machine_check, user_database  # noqa: E402
 from search_quality import load_questions  # noqa: E402
 from serve_latency import start_server  # noqa: E402
 
@@ -108,14 +108,13 @@ def summary(times: list[float]) -> str:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--db", type=Path, default=ROOT / "data" / "rules.db")
+    parser.add_argument("--db", type=Path, default=None,
+                        help="a full-history database [default: the user's, built when missing]")
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--site-requests", type=int, default=169)
     args = parser.parse_args()
-    if not args.db.exists():
-        from rulesdb.sources.build import build
-
-        build(args.db, ROOT / "data" / "sources")
+    if args.db is None:
+        args.db = user_database()
     failed = 0
     machine_check()
     base = cold(args.db, [], args.runs, command="rule", first="702.19")

@@ -19,8 +19,9 @@ INTRO = """\
 Every command's `--help`, as `rulesdb COMMAND --help` prints it. This page is made from the
 commands themselves (`python docs/cli_reference.py`), and a test fails when the two differ.
 
-Every command takes `--db PATH` (default `data/rules.db`, or the environment variable
-`RULESDB_DB`) and `--json`. Exit codes: 0 found, 1 not found, 2 usage or input error.
+Every command takes `--db PATH` (default `rules.db` in the user data folder, built on first use:
+`rulesdb info` shows where; or the environment variable `RULESDB_DB`) and `--json`. Exit codes:
+0 found, 1 not found, 2 usage or input error.
 """
 
 
@@ -33,14 +34,13 @@ def help_text(command: click.Command, name: str, parent: click.Context | None = 
 
 def reference() -> str:
     """The page: the group's help, then each command's, in alphabetical order."""
-    from rulesdb.cli import cli
+    from rulesdb.cli import cli, commands
 
     root = click.Context(cli, info_name="rulesdb", terminal_width=WIDTH,
                          max_content_width=WIDTH)
     parts = [INTRO, "## rulesdb\n", "```text", cli.get_help(root), "```\n"]
-    for name in sorted(cli.commands):
-        parts += [f"## rulesdb {name}\n", "```text", help_text(cli.commands[name], name, root),
-                  "```\n"]
+    for name, command in sorted(commands().items()):
+        parts += [f"## rulesdb {name}\n", "```text", help_text(command, name, root), "```\n"]
     return "\n".join(parts)
 
 

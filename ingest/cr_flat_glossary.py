@@ -10,7 +10,8 @@ printed glossary recover it:
   are the heaviest chain in increasing order, a heading its definition confirms (it
   repeats the heading, or opens with "A", "The", "See", "1.") weighing more;
 - entries printed slightly out of order are put back when their definition confirms them
-  and their initial letter is their neighbours'.
+  and their initial letter is their neighbours', unless their heading overlaps a heavier
+  entry's (an entry's text is the text up to the next entry: two never share a word).
 """
 
 from __future__ import annotations
@@ -183,7 +184,9 @@ def _restore_misplaced(
 ) -> tuple[list[_Candidate], list[str]]:
     """`chain` with the entries printed out of alphabetical order put back: a candidate
     after a sentence end that its definition confirms, or that would be in order but for
-    a few entries around it ("Basic Landcycling" printed before "Basic Land Type")."""
+    a few entries around it ("Basic Landcycling" printed before "Basic Land Type"). One
+    put back takes the place of the entries that start inside its heading when it
+    outweighs them, and is left out otherwise: no entry starts inside another's heading."""
     chosen = {c.start for c in chain}
     starts = [c.start for c in chain]
     restored = list(chain)
@@ -193,18 +196,34 @@ def _restore_misplaced(
         if not candidate.after_sentence or candidate.start in chosen:
             continue
         after = bisect.bisect_left(starts, candidate.start)
-        if not 1 <= after < len(chain) or chain[after - 1].heading_end > candidate.start:
+        if not 1 <= after < len(chain):
             continue
         if chain[after - 1].key.startswith(candidate.key):
             continue  # "Grand Melee The Grand Melee variant is ... Grand Melee is normally ..."
         # a definition that repeats its heading or opens with "A", "The", "See", "1."
         # confirms it wherever it stands ("Junk Token A Junk token is ...", printed among
         # the I's)
-        if candidate.strong or _fits_nearly(candidate.key, keys, after):
-            restored.append(candidate)
-            heading = text[candidate.start : candidate.heading_end]
-            warnings.append(f"glossary entry {heading!r} is out of alphabetical order")
-    return sorted(restored, key=lambda c: c.start), warnings
+        if not (candidate.strong or _fits_nearly(candidate.key, keys, after)):
+            continue
+        place = bisect.bisect_left(restored, candidate.start, key=_start)
+        if place and restored[place - 1].heading_end > candidate.start:
+            continue
+        # an entry's text ends where the next one starts: a heading holding the start of
+        # the next entry would be printed whole, and its words again in that entry
+        # ("Attack Left Option Left Option An ..." of "... 506.5. Attack Left Option An ...")
+        inside = place
+        while inside < len(restored) and restored[inside].start < candidate.heading_end:
+            inside += 1
+        if sum(map(_weight, restored[place:inside])) >= _weight(candidate):
+            continue
+        restored[place:inside] = [candidate]
+        heading = text[candidate.start : candidate.heading_end]
+        warnings.append(f"glossary entry {heading!r} is out of alphabetical order")
+    return restored, warnings
+
+
+def _start(candidate: _Candidate) -> int:
+    return candidate.start
 
 
 def _fits_nearly(key: str, keys: list[str], after: int) -> bool:

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .cr_lines import EXAMPLE, Line, clean
+from .cr_wraps import Wrapping
 from .model import Example, GlossaryEntry
 
 _SUFFIX = re.compile(r"\s*\((Obsolete)\)\s*$")
@@ -24,6 +25,7 @@ _HEADING_LINE = re.compile(
     r"[A-Z][\w’'-]*(?: (?:[A-Z][\w’'-]*|of|the|and|to|a|an|in|from|with|as|on|for|or|at|by))"
     r"{0,6}[ \t]*$")
 _SENTENCE_END = re.compile(r"[.!?][”\"’')\]]*[ \t]*$")
+HEADING_WORDS = 8  # words of a glossary heading at the most (the longest have five)
 _DEFINITION_LINE = re.compile(r"[A-Z0-9“\"]\S* \S")
 _QUALIFIER = re.compile(r"\s*\([^()]*\)\s*$")
 _QUOTES = "\"“”'‘’"
@@ -94,13 +96,16 @@ def see_targets(definition: str, terms: frozenset[str] = frozenset()) -> tuple[s
     return tuple(names)
 
 
-def parse_entry(block: Sequence[Line], warnings: list[str]) -> GlossaryEntry:
-    """One glossary entry from its lines (offset, line) — heading first, no blank lines."""
-    fields = _entry_fields(block, warnings)
+def parse_entry(block: Sequence[Line], warnings: list[str], wraps: Wrapping | None = None
+                ) -> GlossaryEntry:
+    """One glossary entry from its lines (offset, line) — heading first, no blank lines;
+    a hard-wrapped file's (`wraps`) wrapped lines joined into their paragraphs."""
+    fields = _entry_fields(block, warnings, wraps)
     return GlossaryEntry(**fields, see=see_targets(fields["definition"]))
 
 
-def _entry_fields(block: Sequence[Line], warnings: list[str]) -> dict[str, Any]:
+def _entry_fields(block: Sequence[Line], warnings: list[str], wraps: Wrapping | None = None
+                  ) -> dict[str, Any]:
     """The fields of `parse_entry`'s entry but `see`, which depends on the other terms."""
     head_offset, head_line = block[0]
     body = list(block[1:])
@@ -124,6 +129,7 @@ def _entry_fields(block: Sequence[Line], warnings: list[str]) -> dict[str, Any]:
     paragraphs: list[str] = []
     examples: list[list] = []  # [label, lines, start, end]
     end = head_start + len(heading)
+    before = ""  # the line before, as printed: a wrapped one continues into this one
     for offset, line in body:
         line_end = offset + len(line.rstrip())
         end = line_end
@@ -132,12 +138,17 @@ def _entry_fields(block: Sequence[Line], warnings: list[str]) -> dict[str, Any]:
             start = offset + example.start(1)
             text = clean(line[example.end() :], offset, warnings, "glossary line")
             examples.append([example.group(1), [text], start, line_end])
-        elif examples:
-            # A paragraph after an example continues the example, which keeps printed order.
-            examples[-1][1].append(clean(line, offset, warnings, "glossary line"))
-            examples[-1][3] = line_end
         else:
-            paragraphs.append(clean(line, offset, warnings, "glossary line"))
+            # A paragraph after an example continues the example, which keeps printed order.
+            lines = examples[-1][1] if examples else paragraphs
+            if examples:
+                examples[-1][3] = line_end
+            joint = wraps.join(before, line) if wraps and before else None
+            if joint is None:
+                lines.append(clean(line, offset, warnings, "glossary line"))
+            else:
+                lines[-1] += joint + clean(line, offset, warnings, "glossary line")
+        before = line
     return {
         "term": term,
         "definition": "\n".join(paragraphs),
@@ -153,11 +164,13 @@ def _entry_fields(block: Sequence[Line], warnings: list[str]) -> dict[str, Any]:
     }
 
 
-def parse_glossary(lines: Sequence[Line], warnings: list[str]) -> list[GlossaryEntry]:
-    """The entries of the glossary body (the lines after its "Glossary" heading)."""
-    blocks = _headed(_split_unspaced(_blocks(_unglued(lines, warnings), warnings), warnings),
-                     warnings)
-    found = [_entry_fields(block, warnings) for block in blocks]
+def parse_glossary(lines: Sequence[Line], warnings: list[str], wraps: Wrapping | None = None
+                   ) -> list[GlossaryEntry]:
+    """The entries of the glossary body (the lines after its "Glossary" heading); a
+    hard-wrapped file's (`wraps`) wrapped lines joined into their paragraphs."""
+    blocks = _headed(_reheaded(_split_unspaced(_blocks(_unglued(lines, warnings), warnings),
+                                               warnings), warnings), warnings)
+    found = [_entry_fields(block, warnings, wraps) for block in blocks]
     terms = frozenset(fields["term"] for fields in found)
     # "See" targets are settled once every term is known, so a term with a comma stays whole.
     return [
@@ -229,6 +242,49 @@ def _split_unspaced(blocks: list[list[Line]], warnings: list[str]) -> list[list[
                 start = index
         out.append(block[start:])
     return out
+
+
+def _reheaded(blocks: list[list[Line]], warnings: list[str]) -> list[list[Line]]:
+    """`blocks` with a heading set apart from its definition set back at its start: a
+    block that opens with a sentence has lost its heading, and a short line with no
+    sentence's end that ends the block before (after a sentence) or stands alone before
+    it is that heading (a PDF whose page turn fell between a heading and its definition:
+    otherwise the definition's first paragraph is stored as a heading, the 2005 PDF's
+    "Some enchantments have the subtype "Aura." …"); with no such line, the block is a
+    paragraph of the entry before, set apart by an empty line a PDF's page turn made."""
+    out: list[list[Line]] = []
+    for block in blocks:
+        previous = out[-1] if out else []
+        if not previous or not _reads_as_sentence(block[0][1]):
+            out.append(block)
+            continue
+        offset = block[0][0]
+        if len(previous) == 1 and _reads_as_heading(previous[0][1]):
+            # the heading alone, an empty line between it and its definition
+            out[-1] = [*previous, *block]
+            said = f"heading {previous[0][1].strip()!r} stands apart from its definition"
+        elif len(previous) > 2 and _reads_as_heading(previous[-1][1]) \
+                and _SENTENCE_END.search(previous[-2][1]):
+            out.append([previous.pop(), *block])
+            said = f"heading {out[-1][0][1].strip()!r} ends the entry before its definition"
+        else:  # no heading: a paragraph of the entry before, an empty line before it
+            previous.extend(block)
+            said = f"paragraph with no heading kept in the entry {previous[0][1].strip()!r}"
+        warnings.append(f"glossary {said} (offset {offset})")
+    return out
+
+
+def _reads_as_sentence(line: str) -> bool:
+    """Whether `line` reads as a sentence rather than a heading: it ends a sentence and
+    has more words than a glossary heading (and is no heading run into its first sense,
+    "Ability1. Text on an object …")."""
+    return _SENTENCE_END.search(line) is not None and len(line.split()) > HEADING_WORDS \
+        and _GLUED_SENSE.match(line) is None
+
+
+def _reads_as_heading(line: str) -> bool:
+    """Whether `line` could be a glossary heading: a few words ending no sentence."""
+    return len(line.split()) <= HEADING_WORDS and not _SENTENCE_END.search(line)
 
 
 def _headed(blocks: list[list[Line]], warnings: list[str]) -> list[list[Line]]:

@@ -31,12 +31,14 @@ from .cr_date import DATE, cr_meta
 from .cr_glossary import parse_glossary
 from .cr_lines import Line, fold_warnings, plain_spaces
 from .cr_text_body import CHAPTER, parse_body, rule_line
+from .cr_wraps import wrapping
 from .decode import decode
 from .model import Document, ParseError, Part, Residue
 
 _HTML = re.compile(r"\s*<(?:!doctype\s+html|html|head|body)", re.IGNORECASE)
 # numbered rules after the Credits that make them a second release, not a stray line
 _SECOND_RELEASE_RULES = 3
+MAX_LINES = 200_000  # lines of a text read at the most (a release has 5,000, double-spaced 10,000)
 
 
 def _lines(text: str) -> list[Line]:
@@ -146,6 +148,10 @@ def parse_text(text: str) -> Document:
     """
     warnings: list[str] = []
     source, text = text, plain_spaces(text, warnings)
+    count = text.count("\n") + 1
+    if count > MAX_LINES:  # each line read costs 120 bytes: 19 MB of line breaks, 2.3 GB
+        raise ParseError(f"a text of {count:,} lines, more than the {MAX_LINES:,} a release "
+                         "could have (one has about 5,000): not read", 0)
     lines = _lines(text)
     body = _body_start(lines)
     glossary = _find(lines, "Glossary", body, len(lines))
@@ -174,7 +180,8 @@ def parse_text(text: str) -> Document:
             title_text = chunk
             parts.append(Part("title", chunk, span))
 
-    rules = parse_body(lines[body:body_end], warnings)
+    wraps = wrapping(lines)
+    rules = parse_body(lines[body:body_end], warnings, wraps)
     if all(rule.kind == "chapter" for rule in rules):
         raise ParseError(_not_a_cr(lines), 0)
 
@@ -183,7 +190,7 @@ def parse_text(text: str) -> Document:
         _, span = _block(text, lines, glossary, glossary + 1)
         parts.append(Part("glossary", "Glossary", span))
         stop = credits if credits is not None else len(lines)
-        entries = parse_glossary(lines[glossary + 1 : stop], warnings)
+        entries = parse_glossary(lines[glossary + 1 : stop], warnings, wraps)
     if credits is not None:
         _check_one_release(text, lines, credits)
         chunk, span = _block(text, lines, credits, len(lines))

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from .cr_lines import EXAMPLE, Line, clean, is_heading
 from .cr_order import order_warnings
+from .cr_wraps import Wrapping
 from .model import Example, ParseError, Rule
 
 CHAPTER = re.compile(r"^[ \t]*(\d)\.[ \t]+(?=\S)")
@@ -118,18 +119,25 @@ def _numbered_item(offset: int, line: str, chapters: set[str], warnings: list[st
     )
 
 
-def parse_body(lines: list[Line], warnings: list[str]) -> list[Rule]:
-    """The rule tree of the body lines, in document order."""
+def parse_body(lines: list[Line], warnings: list[str], wraps: Wrapping | None = None
+               ) -> list[Rule]:
+    """The rule tree of the body lines, in document order; a hard-wrapped file's (`wraps`)
+    wrapped lines joined into their paragraphs."""
     items: list[_Item] = []
     chapters: set[str] = set()
     seen: set[str] = set()
-    previous = ""
+    previous = ""  # the line before, as printed; "" after a blank line
+    cites = False  # whether the line before may go on into a rule number ("See rule⏎")
     for offset, line in lines:
         if not line or line.isspace():  # blank: same test as `not line.strip()`, no copy
-            previous = ""
+            previous, cites = "", False
             continue
-        after_citing = bool(previous) and _CITING_END.search(previous) is not None
-        previous = line.rstrip()
+        # a line the line before wrapped into continues it, whatever it opens with ("Its
+        # mana value is⏎4. After it transforms"), and so does a number after "See rule"
+        joint = wraps.join(previous, line) if wraps and previous else None
+        after_citing = joint is not None or \
+            (cites and _CITING_END.search(previous.rstrip()) is not None)
+        previous, cites = line, True
         chapter = None if after_citing else CHAPTER.match(line)
         if chapter:
             number = chapter.group(1)
@@ -147,9 +155,13 @@ def parse_body(lines: list[Line], warnings: list[str]) -> list[Rule]:
                 )
             )
             seen.add(number)
+            cites = False  # a heading ends no sentence a rule number continues
             continue
         item = None if after_citing else _numbered_item(offset, line, chapters, warnings)
         if item is not None:
+            # "101. The Magic Golden Rules" ends with a citing word, but no "See rule"
+            # runs on from a heading: the number on the next line opens a rule
+            cites = item.kind != "section"
             if item.parent is not None and item.parent not in seen:
                 warnings.append(f"{item.kind} {item.number} has no parent {item.parent} before it")
             if item.number in seen:
@@ -161,19 +173,22 @@ def parse_body(lines: list[Line], warnings: list[str]) -> list[Rule]:
             raise ParseError("text before the first rule is not a rule", offset)
         current = items[-1]
         current.end = offset + len(line.rstrip())
-        example = EXAMPLE.match(line)
+        example = EXAMPLE.match(line) if joint is None else None
         if example:
             text = clean(line[example.end() :], offset, warnings)
             label_start = offset + example.start(1)
             if example.group(1) != "Example:":
                 warnings.append(f"'Example:' printed twice (offset {label_start})")
             current.examples.append([example.group(1), [text], label_start, current.end])
-        elif current.examples:
-            # A paragraph after an example continues it; this keeps the printed order.
-            current.examples[-1][1].append(clean(line, offset, warnings))
-            current.examples[-1][3] = current.end
         else:
-            current.lines.append(clean(line, offset, warnings))
+            # A paragraph after an example continues it; this keeps the printed order.
+            paragraphs = current.examples[-1][1] if current.examples else current.lines
+            if current.examples:
+                current.examples[-1][3] = current.end
+            if joint is None:
+                paragraphs.append(clean(line, offset, warnings))
+            else:
+                paragraphs[-1] += joint + clean(line, offset, warnings)
     rules = [item.freeze() for item in items]
     warnings.extend(order_warnings(rule.number for rule in rules))
     return rules

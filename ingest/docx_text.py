@@ -12,7 +12,9 @@ read once (not again from the fallback copy Word writes for older readers).
 Hostile archives are refused before they cost much: the main part may not be larger than
 `max_bytes` once uncompressed (its declared size is checked first, then what is actually
 inflated), and XML declaring a DTD (which Word never writes, and which entity expansion
-bombs need) is not parsed.
+bombs need) is not parsed. Text that includes more from elsewhere (an XInclude, which Word
+never writes either) is refused, not read without what it includes; an element inside a
+run's text (where the schema allows none) is stepped over, the text around it kept.
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ _UNPRINTED = frozenset({f"{_W}{tag}" for tag in (
     "del", "moveFrom", "delText", "instrText", "delInstrText", "pPr", "rPr", "sectPr",
     "commentReference", "footnoteReference", "endnoteReference")} | {f"{_MC}Fallback"})
 _TEXT_BOX = f"{_W}txbxContent"
+_XINCLUDE_NS = b"http://www.w3.org/2001/XInclude"
+_XINCLUDE = f"{{{_XINCLUDE_NS.decode()}}}include"
 _BREAK_TYPES_THAT_END_A_PAGE = ("page", "column")
 _OFF = ("0", "false", "off")
 # the relationship naming a package's main document part, and where Word puts it
@@ -62,6 +66,10 @@ def docx_text(data: bytes, max_bytes: int) -> str:
         line, column = exc.position
         raise ParseError(f"a damaged Word document: its text (XML) is not well-formed at "
                          f"line {line}, column {column}", 0) from None
+    if _XINCLUDE_NS in xml and next(root.iter(_XINCLUDE), None) is not None:
+        raise ParseError(f"{WORD} whose text holds an XInclude (<xi:include>, which Word "
+                         "never writes: it would take text from outside the document): not "
+                         "read", 0)
     lines: list[str] = []
     try:
         _blocks(root, lines)
@@ -160,6 +168,8 @@ def _run(run: ElementTree.Element, pieces: list[str],
         tag = child.tag
         if tag == _T:
             pieces.append(child.text or "")
+            # a text holds no element; the text after one that is there is still printed
+            pieces.extend(inner.tail or "" for inner in child)
         elif tag in _SPECIAL:
             pieces.append(_SPECIAL[tag](child))
         elif tag not in _UNPRINTED:  # a drawing, picture or alternate content: text boxes

@@ -20,8 +20,13 @@ TYPOGRAPHY = (
     (r"<([^<>\s]+)>", r"\1"),
     (r"[‘’‛′`]", "'"),
     (r"[“”„″]", '"'),
-    (r"[^\S\n]*(?:—|--)[^\S\n]*", "—"),
     (r"[‐‑‒–]", "-"),
+    # a dash: "—", "--", or (the text releases of 2005-2006) a hyphen, spaced in a type line
+    # ("Creature - Goblin", "Choose one -.") and not in a sentence ("happens-they")
+    (r"[^\S\n]*(?:—|--)[^\S\n]*|(?<=\S)[^\S\n]+-(?:[^\S\n]+(?=\S)|(?=[^\w\s]))", "-"),
+    # a single quotation opened by a double quote (the 2004 text releases wrote ‘ as ":
+    # "intervening "if' clause")
+    (r"(?<![^\s(\[])\"(?=[^\s\"'](?:[^\"'\n]|(?<=\w)'(?=\w))*[^\s\"]'(?!\w))", "'"),
     (r"[^\S\n]*(?:™|\((?:TM|tm)\))", "™"),
     (r"[^\S\n]*(?:®|\((?:R|r)\))", "®"),
     (r"©|\((?:C|c)\)", "©"),

@@ -8,11 +8,15 @@ from dataclasses import replace
 from .model import Document, reconstruct_document
 
 _WS = re.compile(r"\s+")
+# whitespace after a hyphen or a dash: where a hard-wrapped release broke "State-⏎Based",
+# which its parse joins as the other forms print it ("State-Based")
+_AFTER_DASH = re.compile(r"(?<=[-‐‑‒–—])\s+")
 
 
 def normalize_ws(text: str) -> str:
-    """`text` with every run of whitespace turned into one space, ends stripped."""
-    return _WS.sub(" ", text).strip()
+    """`text` with every run of whitespace turned into one space, none after a hyphen or
+    a dash, ends stripped."""
+    return _AFTER_DASH.sub("", _WS.sub(" ", text)).strip()
 
 
 def lossless_mismatch(doc: Document, spacing: bool = True) -> str | None:

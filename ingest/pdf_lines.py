@@ -9,24 +9,29 @@ not what they say:
   not have fit at the end of this one (a word processor wraps a line only then): a line
   ending far from the right margin ends its paragraph, however the next line reads ("See
   rule⏎202.2." is a wrapped line that looks like a new rule, a glossary heading a short
-  line that looks like a wrapped one).
+  line that looks like a wrapped one);
+- a line set at a first-line indent (where the document's wrapped lines always go on
+  further left: the 2004 and 2006 releases indent a second paragraph) opens a paragraph.
 Where a page turns, the space the page left tells: a page's first line set lower than
-pages start has an empty line before it; a page that ends a line or more above where
-pages end was ended early: by the end of a paragraph (an empty line, a heading kept with
-what follows it) when its last line ends a sentence, else by a paragraph moved on so that
-no line of it stands alone. Where the PDF ends its wrapped lines with a space and its
-paragraphs without one (as the lines before its empty ones tell), a page's last line
-ending with a space wrapped.
+pages start has an empty line before it; a page that ends a line or more above the lowest
+page end (another line would have fitted) was ended early: by the end of a paragraph (an
+empty line, a heading kept with what follows it) when its last line ends a sentence and no
+widow was kept from the next page (a page a line early before its paragraph's last two
+lines), by a paragraph after it moved on whole when its last line ends none (a heading),
+else by a paragraph moved on so that no line of it stands alone. Where the PDF ends its
+wrapped lines with a space and its paragraphs without one (as the lines before its empty
+ones tell), a page's last line ending with a space wrapped.
 The case the page cannot tell, a paragraph ending on a full line with the next one set
 right under it, is told by the text: the next line opens a numbered rule or an example
 after a sentence's end, or opens with a space (a line is wrapped at a space, so one that
 starts with a space was broken by hand).
 
 A wrapped line's break is a space, none after a hyphen or a dash ("turn-⏎based",
-"Awaken N—⏎[cost]") but a spaced dash ("Artifact —⏎Equipment"); the hyphen PDFium marks
-as one where it joined two lines (U+FFFE) is a hyphen, and its lines are two. Pieces of text
-set on one printed line are one line. Lines printed at the same height on most pages (a
-running head, a page number) are page furniture.
+"Awaken N—⏎[cost]") but a spaced dash ("Artifact —⏎Equipment") and a hyphen shared with
+a later word ("power-⏎and toughness-"): `cr_wraps.wrapped_at`, as hard-wrapped text files
+have it; the hyphen PDFium marks as one where it joined two lines (U+FFFE) is a hyphen, and
+its lines are two. Pieces of text set on one printed line are one line. Lines printed at
+the same height on most pages (a running head, a page number) are page furniture.
 """
 
 from __future__ import annotations
@@ -34,19 +39,14 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import pairwise
 from statistics import median
 
+from .cr_wraps import ENDS_SENTENCE, opens_paragraph, wrapped_at
+
 # the hyphen PDFium writes where it took a line's last word for one broken over two lines
 HYPHEN_JOINED = "\ufffe"
-# characters after which a line wraps with no space, but a dash spaced on its left
-_DASHES = tuple("-‐‑‒–—" + HYPHEN_JOINED)
-_SPACED_DASHES = (" –", " —")
-# a paragraph a text release starts on a new line: a numbered rule, a section or chapter,
-# an example
-_OPENS_PARAGRAPH = re.compile(r"(?:\d{3}\.\d+[a-z]?\.?|\d{3}\.|\d\.|Example:)\s")
-_ENDS_SENTENCE = re.compile(r"[.!?:][”\"’')\]]*$")
 _DIGITS = re.compile(r"\d+")
 # room a word needs beyond its own width to fit at the end of a line, in heights of the
 # line's font: a space, and slack for how far the widest lines end
@@ -55,9 +55,13 @@ PITCH_COUNT, PITCH_SHARE = 2, 0.05  # a line pitch is found this often (and this
 SAME_LINE = 0.25  # baselines closer than this share of a pitch are one printed line
 BLANK_LINE = 1.5  # a gap of this many line pitches (and more) holds an empty line
 TOP_SLACK = 0.5  # pitches a page's first line may stand below the usual top without one
-EARLY = 0.9  # pitches above the usual bottom a page's last line stands when it ended early
+SAME_SIZE = 0.1  # share of the text's size a line's may differ by and still be the text's
+EARLY = 0.9  # pitches above the lowest page end a page's last line stands when ended early
 # paragraph ends with a space a PDF may have and still mark its wraps with one
 UNMARKED_ENDS = 0.05
+INDENT = 1.0  # points a line stands further right or left than another to be indented
+INDENT_COUNT = 3  # wrapped lines a first-line indent is found at, at the least
+INDENT_SLIP = 0.05  # share of them that may go on where they stand (a slip of the PDF)
 FURNITURE_SHARE = 0.5  # lines at one place on this share of the pages are page furniture
 FURNITURE_PAGES = 3  # ... and on at least this many
 PARAGRAPH, EMPTY_LINE = "\n", "\n\n"
@@ -87,6 +91,10 @@ class _Page:
     top: float
     bottom: float
     marks_wraps: bool  # a line that wraps ends with a space, one that ends a paragraph not
+    # where a paragraph's first line stands further right than the rest (rounded points):
+    # a line there opens a paragraph that continues the one before (a rule's or a glossary
+    # entry's second paragraph)
+    indents: frozenset[int] = frozenset()
 
 
 def paragraphs(lines: Sequence[PrintedLine]) -> str:
@@ -96,9 +104,11 @@ def paragraphs(lines: Sequence[PrintedLine]) -> str:
         return ""
     page = _measure(lines)
     out: list[str] = [_text(lines[0])]
-    for before, line in pairwise(lines):
-        turn = _same_page if line.page == before.page else _page_turn
-        out.append(turn(before, line, page))
+    for at, (before, line) in enumerate(pairwise(lines), start=2):
+        if line.page == before.page:
+            out.append(_same_page(before, line, page))
+        else:
+            out.append(_page_turn(before, line, lines[at : at + 2], page))
         out.append(_text(line))
     return "".join(out)
 
@@ -112,28 +122,51 @@ def _same_page(before: PrintedLine, line: PrintedLine, page: _Page) -> str:
         return PARAGRAPH  # a new column, or text set out of reading order
     if before.baseline - line.baseline >= BLANK_LINE * page.pitch:
         return EMPTY_LINE
-    if _fits(before, line, page) or _opens_paragraph(before, line) or _forced(line):
+    if _fits(before, line, page) or opens_paragraph(before.text, line.text) or \
+            _forced(before, line, page):
         return PARAGRAPH
-    return wrapped_at(before.text)
+    return wrapped_at(before.text, line.text)
 
 
-def _page_turn(before: PrintedLine, line: PrintedLine, page: _Page) -> str:
-    """What stands between a page's last line and the next page's first."""
+def _page_turn(before: PrintedLine, line: PrintedLine, after: Sequence[PrintedLine],
+               page: _Page) -> str:
+    """What stands between a page's last line and the next page's first (`after`: the
+    two lines that follow it)."""
     if line.baseline < page.top - TOP_SLACK * page.pitch:
         return EMPTY_LINE
     early = before.baseline - page.bottom >= EARLY * page.pitch
-    if _fits(before, line, page) or _forced(line):
-        return EMPTY_LINE if early else PARAGRAPH
+    if _fits(before, line, page) or _forced(before, line, page):
+        # a page ended early after a line that ends no sentence (a heading), or before an
+        # indented paragraph (which continues the one before it), ended there because the
+        # paragraph after it moved on whole, as no line of it may stand alone
+        ends = ENDS_SENTENCE.search(before.text.rstrip()) is not None
+        return EMPTY_LINE if early and ends and not _indented(before, line, page) \
+            else PARAGRAPH
     if page.marks_wraps and before.text[-1:].isspace():
-        return wrapped_at(before.text)
+        return wrapped_at(before.text, line.text)
     # a page ended early after a sentence's end ended a paragraph; one ended early inside
-    # a sentence moved the rest of its paragraph on
-    if _ENDS_SENTENCE.search(before.text.rstrip()):
-        if early:
-            return EMPTY_LINE
-        if _OPENS_PARAGRAPH.match(line.text.lstrip()):
-            return PARAGRAPH
-    return wrapped_at(before.text)
+    # a sentence moved the rest of its paragraph on, and so did one a line early before
+    # its paragraph's last two lines (no last line may stand alone atop a page)
+    if ENDS_SENTENCE.search(before.text.rstrip()) and early and \
+            not _widow(before, line, after, page):
+        return EMPTY_LINE
+    if opens_paragraph(before.text, line.text):
+        return PARAGRAPH
+    return wrapped_at(before.text, line.text)
+
+
+def _widow(before: PrintedLine, line: PrintedLine, after: Sequence[PrintedLine],
+           page: _Page) -> bool:
+    """Whether a page ended a line early so that the last line of a paragraph would
+    not stand alone atop the next: `line` and the line after it end a paragraph there,
+    and the page had room for one line more, not two."""
+    if before.baseline - page.bottom >= (EARLY + 1) * page.pitch or not after:
+        return False
+    second = after[0]
+    if second.page != line.page or _same_page(line, second, page) in (PARAGRAPH, EMPTY_LINE):
+        return False
+    return len(after) < 2 or after[1].page != second.page or \
+        _same_page(second, after[1], page) in (PARAGRAPH, EMPTY_LINE)
 
 
 def _fits(before: PrintedLine, line: PrintedLine, page: _Page) -> bool:
@@ -141,25 +174,15 @@ def _fits(before: PrintedLine, line: PrintedLine, page: _Page) -> bool:
     return before.right + SPACE * before.size + line.first_word <= page.margin
 
 
-def _forced(line: PrintedLine) -> bool:
+def _forced(before: PrintedLine, line: PrintedLine, page: _Page) -> bool:
     """Whether the break before `line` was set by hand: a line that opens with a space
-    was not wrapped at that space."""
-    return line.text[:1].isspace()
+    was not wrapped at that space; one set at a first-line indent opens a paragraph."""
+    return line.text[:1].isspace() or _indented(before, line, page)
 
 
-def _opens_paragraph(before: PrintedLine, line: PrintedLine) -> bool:
-    """Whether `line` opens a numbered rule or an example after a sentence's end."""
-    return bool(_OPENS_PARAGRAPH.match(line.text.lstrip())
-                and _ENDS_SENTENCE.search(before.text.rstrip()))
-
-
-def wrapped_at(text: str) -> str:
-    """What stood where a line of `text` wrapped: a space, or nothing after a hyphen or a
-    dash; a dash with a space before it (a spaced dash, "Artifact — Equipment") has one
-    after it too, which the line may not show."""
-    if not text.endswith(_DASHES):
-        return " "
-    return " " if text.endswith(_SPACED_DASHES) else ""
+def _indented(before: PrintedLine, line: PrintedLine, page: _Page) -> bool:
+    """Whether `line` stands at a first-line indent, further right than the line before."""
+    return round(line.left) in page.indents and line.left > before.left + INDENT
 
 
 def _text(line: PrintedLine) -> str:
@@ -179,16 +202,43 @@ def _measure(lines: Sequence[PrintedLine]) -> _Page:
               if count >= max(PITCH_COUNT, PITCH_SHARE * gaps.total())]
     pitch = min(common) if common else median(line.size for line in lines)
     firsts = sorted([lines[0].baseline] + [b.baseline for a, b in pairs if a.page != b.page])
-    lasts = sorted([a.baseline for a, b in pairs if a.page != b.page] + [lines[-1].baseline])
+    lasts = [a for a, b in pairs if a.page != b.page] + [lines[-1]]
     # the lines before an empty one end paragraphs: whether they end without the space
     # wrapped lines end with tells whether this PDF's trailing spaces mark its wraps
     ends = [a.text[-1:].isspace() for a, b in pairs
             if a.page == b.page and a.baseline - b.baseline >= BLANK_LINE * pitch]
-    return _Page(pitch=pitch,
+    page = _Page(pitch=pitch,
                  # but for an outlier in a hundred, in ten
                  margin=_quantile(sorted(line.right for line in lines), 0.99),
-                 top=_quantile(firsts, 0.9), bottom=_quantile(lasts, 0.1),
+                 top=_quantile(firsts, 0.9), bottom=_lowest(lasts),
                  marks_wraps=bool(ends) and sum(ends) <= UNMARKED_ENDS * len(ends))
+    return replace(page, indents=_indents(pairs, page))
+
+
+def _indents(pairs: Sequence[tuple[PrintedLine, PrintedLine]], page: _Page) -> frozenset[int]:
+    """Where the document sets a paragraph's first line further right than its others
+    (see `_Page.indents`): a place whose lines, when they wrap, always go on further left
+    (a hanging indent's lines go on where they stand or further right)."""
+    back: Counter[int] = Counter()
+    other: Counter[int] = Counter()
+    for a, b in pairs:
+        if a.page != b.page or not 0 < a.baseline - b.baseline < BLANK_LINE * page.pitch \
+                or _fits(a, b, page):
+            continue
+        place = round(a.left)
+        if b.left < a.left - INDENT:
+            back[place] += 1
+        else:
+            other[place] += 1
+    return frozenset(place for place, count in back.items()
+                     if count >= INDENT_COUNT and other[place] <= INDENT_SLIP * count)
+
+
+def _lowest(lasts: list[PrintedLine]) -> float:
+    """Where the text of a page ends at the lowest: the lowest of the pages' last lines
+    `lasts` set in the text's size (small print, a footnote, may stand lower)."""
+    size = median(line.size for line in lasts)
+    return min(line.baseline for line in lasts if abs(line.size - size) <= SAME_SIZE * size)
 
 
 def _quantile(values: list[float], share: float) -> float:

@@ -2,14 +2,16 @@
 where it stands on its page, laid out again as paragraphs (`pdf_lines`).
 
 A PDF that cannot be opened (damaged, or encrypted with a password) or has no text layer
-(a scan: pictures of pages) is refused with one line saying so.
+(a scan: pictures of pages) is refused with one line saying so. One that opens without a
+password although encrypted, its owner password forbidding copying its text, is read, and
+a note says so (docs/releases.md says why).
 """
 
 from __future__ import annotations
 
 import ctypes
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
@@ -24,6 +26,10 @@ _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 # where a line's first word ends: at a space, or after a hyphen (a line may wrap there; a
 # dash is not taken for a place every typesetter wraps at)
 _WORD_END = re.compile(r"[ \t]|(?<=[-\ufffe])")
+# share of its font's height a line's characters stand off its baseline at the most: a
+# superscript is raised a third of it, the next line set a whole height and more below
+_SAME_BASELINE = 0.5
+_MAY_COPY = 1 << 4  # the permission (bit 5) to copy or extract a PDF's text
 READ_WITH_PDFIUM = "text read from a PDF: its lines joined into paragraphs by their layout"
 
 
@@ -35,6 +41,8 @@ def pdf_text(data: bytes, max_bytes: int, notes: list[str] | None = None) -> str
     except pdfium.PdfiumError as exc:
         raise ParseError(_unopened(str(exc)), 0) from None
     try:
+        if notes is not None:
+            notes.extend(_locks(document))
         count = len(document)
         if count == 0:
             raise ParseError("a PDF document with no pages", 0)
@@ -61,6 +69,18 @@ def pdf_text(data: bytes, max_bytes: int, notes: list[str] | None = None) -> str
     if notes is not None:
         notes.append(READ_WITH_PDFIUM)
     return paragraphs(lines)
+
+
+def _locks(document: pdfium.PdfDocument) -> list[str]:
+    """What an owner password that did not keep the PDF from opening forbids, said for a
+    user: an owner may forbid copying text, which a viewer honours; the text is the
+    release's all the same, read as its .txt and .docx give it."""
+    if pdfium_c.FPDF_GetSecurityHandlerRevision(document.raw) < 0:
+        return []  # not encrypted
+    if pdfium_c.FPDF_GetDocPermissions(document.raw) & _MAY_COPY:
+        return []
+    return ["an encrypted PDF whose owner forbids copying its text: it opens without a "
+            "password, and its text is read as the release's other forms give it"]
 
 
 def _unopened(reason: str) -> str:
@@ -107,7 +127,16 @@ def _lines(textpage: pdfium.PdfTextPage, page: int) -> Iterator[PrintedLine]:
         pdfium_c.FPDFText_GetLooseCharBox(raw, char(at), rect)
         return rect.left, rect.right, rect.top - rect.bottom
 
-    for start, end in _physical_lines(text):
+    def baseline(at: int) -> float:
+        """The baseline of the character at text index `at`."""
+        pdfium_c.FPDFText_GetCharOrigin(raw, char(at), x, y)
+        return y.value
+
+    def height(at: int) -> float:
+        """The height of the character at text index `at`."""
+        return box(at)[2]
+
+    for start, end in _baseline_lines(text, _physical_lines(text), baseline, height):
         line = text[start:end]
         if not line.strip():
             continue
@@ -121,6 +150,35 @@ def _lines(textpage: pdfium.PdfTextPage, page: int) -> Iterator[PrintedLine]:
         _, word_right, _ = box(min(last_of_word, last))
         yield PrintedLine(page, line, line_left, line_right, y.value, size,
                           word_right - line_left)
+
+
+def _baseline_lines(text: str, bounds: list[tuple[int, int]],
+                    baseline: Callable[[int], float], height: Callable[[int], float]
+                    ) -> Iterator[tuple[int, int]]:
+    """`bounds` with each line split where its characters move to another baseline:
+    PDFium runs a line into the next one at times (a numbered paragraph's first line
+    after a sentence's end, "… in the Magic game. 1. A player draws …"). Only a line
+    whose first and last characters stand on different baselines is looked at."""
+    for start, end in bounds:
+        line = text[start:end]
+        first = start + len(line) - len(line.lstrip())
+        last = start + len(line.rstrip()) - 1
+        if last <= first:
+            yield start, end
+            continue
+        off = _SAME_BASELINE * height(first)
+        if abs(baseline(first) - baseline(last)) < off:
+            yield start, end
+            continue
+        at, level = start, baseline(first)
+        for index in range(first + 1, last + 1):
+            if text[index].isspace():
+                continue
+            here = baseline(index)
+            if abs(here - level) >= off:
+                yield at, index
+                at, level = index, here
+        yield at, end
 
 
 def _physical_lines(text: str) -> list[tuple[int, int]]:

@@ -10,7 +10,7 @@ Two layouts are read:
 Page numbers (lines holding only the next page's number) and the table of contents (lines
 with dot leaders, "CONTENTS") are page furniture: they end up in no paragraph. Joining a
 hard-wrapped paragraph again, a line break is a space, none after a hyphen or a dash
-(`pdf_lines.wrapped_at`) nor before an ordinal's suffix set as a superscript ("8⏎th").
+(`cr_wraps.wrapped_at`) nor before an ordinal's suffix set as a superscript ("8⏎th").
 
 What starts a paragraph where no empty line stands before it: a bullet, a numbered or
 lettered list item, a heading the caller names (the table of contents' and the sub-headings
@@ -25,7 +25,7 @@ import re
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
-from .pdf_lines import wrapped_at
+from .cr_wraps import wrapped_at
 
 # a printed line is never this long: a text with such lines has a paragraph a line
 PARAGRAPH_A_LINE = 250
@@ -203,7 +203,7 @@ def paragraphs(lines: list[Line | None], pages: Collection[int],
                 close()
             else:
                 joined.append("" if before[-1:].isdigit() and _ORDINAL.match(line.text)
-                              else wrapped_at(before))
+                              else wrapped_at(before, line.text))
         if not current:
             opened_by_turn = turned
         current.append(line)

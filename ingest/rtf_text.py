@@ -136,10 +136,10 @@ def rtf_text(data: bytes) -> str:
 
 
 def _unicode(number: int) -> str:
-    """The character of `\\uN` (N a signed 16-bit number); nothing for a surrogate or
-    another that is no character."""
+    """The character of `\\uN` (N a signed 16-bit number, or an unsigned one); nothing for
+    a surrogate, or a number out of that range (`\\u-70000`, one past a C int)."""
     code = number + 0x10000 if number < 0 else number
-    if 0xD800 <= code <= 0xDFFF or code > 0xFFFF:
+    if not 0 <= code <= 0xFFFF or 0xD800 <= code <= 0xDFFF:
         return ""
     return chr(code)
 

@@ -3,7 +3,8 @@
 The packages are the stages of the pipeline, bottom first; each imports only those below it
 (tests/test_layout.py checks it): `errors`, `numbers`, `background` (a forked worker) and
 the parsers (`rulesdb.ingest`);
-`db` and `engine`; `lookup`; `lineage`; `trace`; `layers`; `sources`; `analysis` and `site`;
+`db`, `engine` and `places` (where the shipped corpus and the user's data folder are);
+`lookup` and `conformance`; `lineage`; `trace`; `layers`; `sources`; `analysis` and `site`;
 `commands`, `cli`.
 """
 

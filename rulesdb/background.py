@@ -3,6 +3,12 @@ it a layer's slow part; `rulesdb add` the text of a release while its modules ar
 
 Without fork (Windows, macOS), on one core, when threads are running, or with
 RULESDB_WORKERS=0, there is no worker: the value is computed here when it is asked for.
+
+A worker given a `memory` bound (C code that may take all the memory there is, as PDFium
+inflating a page's content stream whole) may use that much address space beyond this
+process's; it is forked wherever forking is safe (one core and RULESDB_WORKERS=0 aside),
+and when it dies its job is not run here (what killed it would kill this process): its
+`result()` raises WorkerDied.
 """
 
 from __future__ import annotations
@@ -38,11 +44,45 @@ def _pread(fd: int, size: int, offset: int) -> bytes:
     return data
 
 
-def can_fork() -> bool:
-    """Whether a worker process may be forked here (and would run beside this one)."""
-    return (hasattr(os, "fork") and sys.platform != "darwin" and (os.cpu_count() or 1) > 1
-            and threading.active_count() == 1
-            and os.environ.get("RULESDB_WORKERS", "1") != "0")
+def can_fork(bounded: bool = False) -> bool:
+    """Whether a worker process may be forked here (and would run beside this one; a
+    `bounded` one, for the bound, even on one core or with RULESDB_WORKERS=0)."""
+    safe = hasattr(os, "fork") and sys.platform != "darwin" and threading.active_count() == 1
+    return safe and (bounded or ((os.cpu_count() or 1) > 1
+                                 and os.environ.get("RULESDB_WORKERS", "1") != "0"))
+
+
+class WorkerDied(RuntimeError):
+    """A bounded worker ended without handing its value over; `signal` is the signal that
+    ended it (SIGABRT when its C code ran out of the memory it was given), or None."""
+
+    def __init__(self, signal_number: int | None) -> None:
+        super().__init__(f"died ({_signal_name(signal_number)})")
+        self.signal = signal_number
+
+
+def _signal_name(number: int | None) -> str:
+    if number is None:
+        return "it handed no value over"
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
+
+
+def _bound(memory: int) -> None:
+    """Limit this process's address space to what it has and `memory` bytes more (never
+    above a limit it has already); where the size cannot be read, leave it unbounded."""
+    try:
+        import resource
+        with open("/proc/self/statm", "rb") as statm:
+            size = int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    except (ImportError, OSError, ValueError):
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    limit = size + memory
+    if soft == resource.RLIM_INFINITY or limit < soft:
+        resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
 
 
 class Background:
@@ -58,10 +98,13 @@ class Background:
     computes in this process, so an error surfaces here as it would have.
     """
 
-    def __init__(self, warm: Callable[[], None] | None = None) -> None:
+    def __init__(self, warm: Callable[[], None] | None = None,
+                 memory: int | None = None) -> None:
         self.job: tuple[Callable[[Any], Any], Any, Callable[[Any], Any] | None] | None = None
         self.pid: int | None = None
-        if not can_fork():
+        self.memory = memory
+        self.status = 0  # the worker's exit status, once reaped
+        if not can_fork(bounded=memory is not None):
             return
         # closed by _reap, once the worker is done with it
         self.payload = tempfile.TemporaryFile()  # noqa: SIM115
@@ -74,6 +117,8 @@ class Background:
             try:
                 os.close(go)
                 os.close(self.back)
+                if memory is not None:
+                    _bound(memory)
                 if warm is not None:
                     warm()
                 self._serve(go_read, back_write)
@@ -138,6 +183,9 @@ class Background:
             self._reap()
             if data:
                 return pickle.loads(data)
+            if self.memory is not None:
+                raise WorkerDied(os.WTERMSIG(self.status) if os.WIFSIGNALED(self.status)
+                                 else None)
         fn, arg, _ship = self.job
         return fn(arg)
 
@@ -156,6 +204,6 @@ class Background:
 
     def _reap(self) -> None:
         assert self.pid is not None
-        os.waitpid(self.pid, 0)
+        _, self.status = os.waitpid(self.pid, 0)
         self.payload.close()
         self.pid = None

@@ -1,11 +1,15 @@
 """The `rulesdb` command line: the group; each command lives in rulesdb/commands/.
 
-Command modules import only what lookups need at import time (click, sqlite3): heavy
-dependencies (spaCy, Datasette, sqlite-utils) are imported inside the commands that use them.
+A command's module is imported only when that command runs (click's lazy group: `COMMANDS`
+names each command's module), so a lookup does not import every other command's modules
+first; `--help` imports them all to list each command with its one-line help. Command
+modules import only what lookups need at import time (click, sqlite3): heavy dependencies
+(spaCy, Datasette, sqlite-utils) are imported inside the commands that use them.
 """
 
 from __future__ import annotations
 
+import importlib
 import os
 import sqlite3
 import sys
@@ -13,9 +17,19 @@ from typing import Any
 
 import click
 
-from .commands import align, combat, core, engine, lineage, lookup, site, sources
+from . import __version__
 from .commands.common import DB_PATH, quick_exit_wanted, unreadable
 from .errors import InputError, database_problem
+
+# each command's module in rulesdb.commands (which lists it in its COMMANDS)
+COMMANDS = {
+    "build": "core", "docs": "core", "rule": "core", "export": "core", "info": "info",
+    "add": "sources", "fetch": "sources", "remove": "sources",
+    "diff": "lineage", "history": "lineage", "align": "align", "serve": "site",
+    "trace": "engine", "coverage": "engine", "combat": "combat", "conformance": "combat",
+    "search": "lookup", "glossary": "lookup", "keywords": "lookup", "refs": "lookup",
+    "infractions": "lookup",
+}
 
 
 class Rulesdb(click.Group):
@@ -23,6 +37,18 @@ class Rulesdb(click.Group):
     a command that asked to `leave_quickly` (rulesdb.commands.common) ends the process once its
     output is flushed, with the exit code it would have had, skipping the interpreter's
     teardown."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        """Every command's name, without importing any."""
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        """The command `cmd_name`, its module imported now; None for an unknown name."""
+        module = COMMANDS.get(cmd_name)
+        if module is None:
+            return None
+        found = importlib.import_module(f"{__package__}.commands.{module}").COMMANDS
+        return next(command for command in found if command.name == cmd_name)
 
     def invoke(self, ctx: click.Context) -> Any:
         """Run the command; a database found damaged or unreadable while it runs (SQLite
@@ -54,16 +80,20 @@ class Rulesdb(click.Group):
 
 
 @click.group(cls=Rulesdb)
-@click.version_option(package_name="rulesdb")
+@click.version_option(__version__, prog_name="rulesdb")
 def cli() -> None:
     """rulesdb: the rules of Magic: The Gathering as one cross-referenced SQLite database.
 
+    The database is built on first use, in the user data folder (`rulesdb info` shows where).
+
     Example:
 
-        rulesdb build && rulesdb rule 702.19
+        rulesdb rule 702.19
     """
 
 
-for _module in (core, sources, lineage, align, site, engine, combat, lookup):
-    for _command in _module.COMMANDS:
-        cli.add_command(_command)
+def commands() -> dict[str, click.Command]:
+    """Every command by name (all their modules imported)."""
+    ctx = click.Context(cli)
+    return {name: command for name in cli.list_commands(ctx)
+            if (command := cli.get_command(ctx, name)) is not None}

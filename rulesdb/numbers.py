@@ -16,6 +16,18 @@ def normalize_number(number: str) -> str:
     return number.strip().rstrip(".")
 
 
+def spoken(number: str) -> str:
+    """How a Comprehensive Rules number reads on its own: "chapter 5", "section 502", "rule
+    702.19b"; any other number (a rulings-summary item, a rulebook label) as printed."""
+    if re.fullmatch(r"\d", number):
+        return f"chapter {number}"
+    if re.fullmatch(r"\d{3}", number):
+        return f"section {number}"
+    if re.fullmatch(r"\d{3}\.\d+[a-z]?", number):
+        return f"rule {number}"
+    return number
+
+
 def natural_key(number: str) -> list[tuple[int, str]]:
     """Sort key putting 702.9 before 702.10 and 702.19a before 702.19b."""
     return [(int(part), "") if part.isdigit() else (-1, part)

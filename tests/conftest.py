@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -19,6 +21,16 @@ SOURCE_FILES = {
     "rulebook-2005": SOURCES / "rulebook-ninth-edition-2005.txt",
     "rulebook-1995": SOURCES / "rulebook-fourth-edition-1995-section2.txt",
 }
+
+
+# No test reads or writes the real user data folder (the default database, the releases a user
+# added, their alignments): the whole session, and every process it starts, gets a folder of
+# its own, through the variable rulesdb reads (RULESDB_HOME) and the platform's (XDG_DATA_HOME).
+USER_HOME = Path(tempfile.mkdtemp(prefix="rulesdb-tests-home-"))
+os.environ["RULESDB_HOME"] = str(USER_HOME / "rulesdb")
+os.environ["XDG_DATA_HOME"] = str(USER_HOME / "xdg")
+for _name in ("RULESDB_DB", "RULESDB_OVERRIDES"):
+    os.environ.pop(_name, None)
 
 
 def copy_sources(tmp_path: Path) -> Path:
@@ -101,3 +113,10 @@ def archived() -> dict:
 
     (archive,) = load_archives(SOURCES / "catalog.toml")
     return {source.name: source for source in read_archive(archive, SOURCES)}
+
+
+def pytest_sessionfinish(session, exitstatus) -> None:
+    """The session's user data folder goes with it."""
+    import shutil
+
+    shutil.rmtree(USER_HOME, ignore_errors=True)

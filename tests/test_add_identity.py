@@ -38,7 +38,7 @@ def snapshot(db_path: Path) -> dict[str, list]:
 def fts_intact(db_path: Path) -> None:
     """FTS5 checks its index against the rows it indexes; an error means stale entries."""
     db = sqlite_utils.Database(db_path)
-    for table in ("rules", "examples", "glossary"):
+    for table in ("rule_heads", "examples", "glossary", "texts"):
         db.execute(f"INSERT INTO [{table}_fts] ([{table}_fts]) VALUES ('integrity-check')")
 
 

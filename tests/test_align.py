@@ -63,7 +63,8 @@ def test_a_link_makes_a_rewritten_rule_one_rule_in_diff_history_and_file(db):
     assert listed == [{"old_doc": A, "old_number": "702.19a", "new_doc": B,
                        "new_number": "702.19a", "link": True,
                        "note": "the same rule: excess damage to the player",
-                       "line": text.count("\n"), "status": "applied"}]
+                       "line": text.count("\n"), "file": str(db.parent / "overrides.txt"),
+                       "status": "applied"}]
 
 
 def test_align_reports_the_changes_before_and_after(db):

@@ -1,16 +1,18 @@
 """The forked worker (rulesdb.background): a job runs in another process and its value comes
-back; fed work runs first; a worker that fails or dies leaves the job to this process; a
-cancelled worker is reaped; without workers everything runs here."""
+back; fed work runs first; a worker that fails or dies leaves the job to this process, but
+a bounded one, whose death is an error; a cancelled worker is reaped; without workers
+everything runs here."""
 
 from __future__ import annotations
 
 import os
 import subprocess
 import sys
+import threading
 
 import pytest
 
-from rulesdb.background import Background
+from rulesdb.background import Background, can_fork
 
 # Each case runs in a fresh process: forking is refused while threads run (see can_fork), and
 # other tests of the suite leave some running.
@@ -87,6 +89,32 @@ work.feed(fail, None)
 work.submit(square_unless_worker, (os.getpid(), 7))
 assert work.result() == 49
 """,
+    "a bounded worker that dies does not leave its job to this process": """
+from rulesdb.background import WorkerDied
+
+def allocate(size):
+    return len(bytearray(size))  # more than the worker's bound: MemoryError, no value
+
+work = Background(memory=64 * 1024 * 1024)
+work.submit(allocate, 8 * 1024 * 1024)  # within the bound
+assert work.result() == 8 * 1024 * 1024
+work = Background(memory=64 * 1024 * 1024)
+work.submit(allocate, 1024 * 1024 * 1024)
+try:
+    work.result()
+except WorkerDied as exc:
+    assert exc.signal is None and str(exc) == "died (it handed no value over)"
+else:
+    raise AssertionError("the job ran here")
+work = Background(memory=64 * 1024 * 1024)
+work.submit(square_unless_worker, (os.getpid(), 7))  # exits 3, no value
+try:
+    work.result()
+except WorkerDied:
+    pass
+else:
+    raise AssertionError("the job ran here")
+""",
     "a worker cancelled before a job is stopped and reaped": """
 work = Background(lambda: None)
 child = work.pid
@@ -117,9 +145,16 @@ def test_without_workers_the_job_runs_here(monkeypatch):
     monkeypatch.setenv("RULESDB_WORKERS", "0")
     work = Background()
     assert work.pid is None
+    # a bounded worker is forked all the same (where forking is safe): its bound is its point
+    assert can_fork(bounded=True) == can_fork_here()
     work.feed(_fail, None)  # nothing fed runs without a worker
     work.submit(_getpid, None)
     assert work.result() == os.getpid()
+
+
+def can_fork_here() -> bool:
+    """Whether forking is safe in this process (no threads running, not macOS)."""
+    return hasattr(os, "fork") and sys.platform != "darwin" and threading.active_count() == 1
 
 
 def _getpid(_arg: object) -> int:

@@ -1,4 +1,5 @@
-"""`rulesdb build`: the five bundled documents, the layers, and failures that lose nothing."""
+"""`rulesdb build`: the bundled documents (five seeds, the judges' three), the layers, and
+failures that lose nothing."""
 
 from __future__ import annotations
 

@@ -10,6 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from rulesdb.cli import cli
+from rulesdb.cli import commands as all_commands
 
 from conftest import ROOT
 
@@ -25,12 +26,12 @@ def run(*args, db=None):
 
 
 def commands() -> list[str]:
-    return sorted(cli.commands)
+    return sorted(all_commands())
 
 
 @pytest.mark.parametrize("name", commands())
 def test_every_command_has_help_with_an_example_json_and_a_docs_page(name):
-    command = cli.commands[name]
+    command = all_commands()[name]
     result = run(name, "--help")
     assert result.exit_code == 0
     assert "Example:" in result.output
@@ -130,3 +131,36 @@ def test_export_glossary_aliases_and_obsolete(db_path):
 
 def test_export_unknown_document_exits_1(db_path):
     assert run("export", "nope", "--json", db=db_path).exit_code == 1
+
+
+def test_the_group_names_each_command_by_its_module():
+    from importlib import import_module
+
+    from rulesdb.cli import COMMANDS
+
+    for name, module in COMMANDS.items():
+        found = [c.name for c in import_module(f"rulesdb.commands.{module}").COMMANDS]
+        assert name in found, (name, module)
+    modules = {p.stem for p in (ROOT / "rulesdb" / "commands").glob("*.py")}
+    every = {c.name for m in modules if m != "__init__"
+             for c in getattr(import_module(f"rulesdb.commands.{m}"), "COMMANDS", [])}
+    assert every == set(COMMANDS)
+
+
+def test_a_command_imports_only_its_own_module():
+    import subprocess
+    import sys
+
+    code = ("import sys; from rulesdb.cli import cli; cli.get_command(None, 'rule'); "
+            "print(sorted(m for m in sys.modules if m.startswith('rulesdb.commands.')))")
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            check=True).stdout
+    assert eval(loaded) == ["rulesdb.commands.common", "rulesdb.commands.core",
+                            "rulesdb.commands.render"]
+
+
+def test_help_lists_every_command_with_its_one_line_help():
+    result = CliRunner().invoke(cli, ["--help"], terminal_width=200)
+    listed = re.findall(r"^  (\w+) {2,}(.+)$", result.output.split("Commands:")[1], re.M)
+    assert [name for name, _ in listed] == commands()
+    assert all(text.strip() for _, text in listed)

@@ -138,6 +138,36 @@ def test_glossary_constructs(glossary: str, expected: list[tuple]) -> None:
     assert lossless_mismatch(doc) is None
 
 
+# An entry printed out of alphabetical order is put back after the in-order chain is found;
+# its heading may hold the start of a chain entry ("Left" of "Attack Left"). Two entries
+# never share words: the heavier reading wins, the lighter one gives way.
+OVERLAP_CASES = [
+    pytest.param(
+        "Attack An attack. Block A block. Attack Left A left. Zone A zone.",
+        [("Attack", "An attack."), ("Block", "A block."), ("Attack Left", "A left."),
+         ("Zone", "A zone.")],
+        ["glossary entry 'Attack Left' is out of alphabetical order"],
+        id="misplaced-heading-outweighs-one-after-no-sentence-end",
+    ),
+    pytest.param(
+        'Absorb An absorb. Block A block. Absorb "If" Clause A clause. Zone A zone.',
+        [("Absorb", "An absorb."), ("Block", 'A block. Absorb "If"'), ("Clause", "A clause."),
+         ("Zone", "A zone.")],
+        [],
+        id="in-order-heading-after-a-quote-keeps-its-place",
+    ),
+]
+
+
+@pytest.mark.parametrize(("glossary", "expected", "warnings"), OVERLAP_CASES)
+def test_misplaced_heading_overlapping_an_entry(glossary: str, expected: list[tuple],
+                                                warnings: list[str]) -> None:
+    doc = parse(make_doc(f"{START} 100.1. One.", glossary=glossary))
+    assert [(g.heading, g.definition) for g in doc.glossary] == expected
+    assert list(doc.warnings) == warnings
+    assert lossless_mismatch(doc) is None
+
+
 def test_synthetic_parts_and_meta() -> None:
     doc = parse(make_doc(f"{START} 100.1. One."))
     assert doc.meta == DocumentMeta(

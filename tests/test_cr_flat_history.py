@@ -7,6 +7,7 @@ prints the same comparison as figures, with the parse times)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -20,12 +21,17 @@ from rulesdb.sources.release import Source, parse_release
 
 from conftest import SOURCES
 
+_AFTER_HYPHEN = re.compile(r"(?<=[-–—]) ")
 SUMS = SOURCES.parent / "history" / "SHA256SUMS"
 RELEASES = sorted(parse_sums(SUMS.read_text(encoding="utf-8"), SUMS))
 
 
 def spaced(text: str) -> str:
-    return " ".join(text.split())
+    """`text` as it reads, spacing aside: a flattened copy of a hard-wrapped release
+    (2003-10-01 … 2004-02-01) has a space where a line broke after a hyphen, which the
+    release's own parse joins ("State-⏎Based" is "State-Based", and "State- Based" in
+    the copy), so no space after a hyphen or a dash counts either."""
+    return _AFTER_HYPHEN.sub("", " ".join(text.split()))
 
 
 def rules(doc: Document) -> list[tuple]:
@@ -50,7 +56,7 @@ def test_a_flattened_release_reads_as_the_release(archived: dict[str, Source],
                                                   name: str) -> None:
     source = archived[name]
     release = parse_release(source)
-    flat = spaced(decode(source.data))
+    flat = " ".join(decode(source.data).split())
     assert "\n" not in flat
     assert cr_any.parser_for(flat) == "cr_flat"
     doc = cr_any.parse_text(flat)
@@ -71,7 +77,7 @@ def test_the_bundled_seed_is_the_2009_release_flattened(archived: dict[str, Sour
     release prints "Floor Rules" with no blank line before it: 401 blank-line blocks)."""
     release = parse_release(archived["MagicCompRules-2009-02-01.txt"])
     seed = source_bytes["cr-2009-02-01-flattened"].decode("utf-8")
-    assert seed == spaced(release.text)
+    assert seed == " ".join(release.text.split())
     doc = cr_any.parse_text(seed)
     assert len(doc.glossary) == 402
     assert glossary(doc) == glossary(release)

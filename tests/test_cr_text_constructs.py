@@ -158,6 +158,19 @@ CASES = [
         ],
         id="typo-spacing",
     ),
+    pytest.param(
+        # a heading ending in a citing word ("Rules") with no empty line after it (a PDF's
+        # page turn lost it): the rule on the next line is a rule, not "See rule 101.1"
+        "101. The Magic Golden Rules\n101.1. Cards win.\n\n101.2. See rule\n101.1 too.\n",
+        [
+            ("section", "101", None, "101.", "The Magic Golden Rules",
+             "The Magic Golden Rules", []),
+            ("rule", "101.1", "101", "101.1.", "Cards win.", None, []),
+            ("rule", "101.2", "101", "101.2.", "See rule\n101.1 too.", None, []),
+        ],
+        [],
+        id="heading-ending-in-rules",
+    ),
 ]
 
 

@@ -171,3 +171,37 @@ def test_entries_run_together_are_set_apart(body: str, entries: list) -> None:
     assert bool(warnings) == (len(entries) > 1)
     for (term, _, _), (start, _) in zip(found, spans, strict=True):
         assert body[start:].startswith(term)
+
+
+AURA = ("Some enchantments have the subtype “Aura.” An Aura spell requires a target, which "
+        "is defined by its enchant ability.")
+AURA_ENTRY = ("Aura", AURA, False)
+ATTACH = ("Attach", "To move an Aura onto another object.", False)
+
+
+@pytest.mark.parametrize(
+    ("body", "entries", "said"),
+    [
+        # a PDF whose page turn fell between a heading and its definition: the heading
+        # ended the entry before, or stood alone; its definition is not a heading
+        (f"Attach\nTo move an Aura onto another object.\nAura\n\n{AURA}",
+         [ATTACH, AURA_ENTRY], "glossary heading 'Aura' ends the entry before its definition"),
+        (f"Attach\nTo move an Aura onto another object.\n\nAura\n\n{AURA}",
+         [ATTACH, AURA_ENTRY], "glossary heading 'Aura' stands apart from its definition"),
+        # a paragraph set apart from its entry: kept in it, not stored as a heading
+        (f"Aura\nSome enchantments are Auras.\n\n{AURA}",
+         [("Aura", f"Some enchantments are Auras.\n{AURA}", False)],
+         "glossary paragraph with no heading kept in the entry 'Aura'"),
+        # as printed: a short last line of a definition is no heading
+        ("Attach\nTo move an Aura onto another object. See\nrule 701.3.\n\nAura\n"
+         f"{AURA}",
+         [("Attach", "To move an Aura onto another object. See\nrule 701.3.", False),
+          AURA_ENTRY], None),
+    ],
+)
+def test_a_heading_set_apart_from_its_definition_is_set_back(body, entries, said) -> None:
+    found, warnings, _ = _glossary(body)
+    assert found == entries
+    assert [w.rsplit(" (offset", 1)[0] for w in warnings] == ([said] if said else [])
+    # no term reads as a sentence: the 2005 PDF stored Aura's definition as a heading
+    assert all(not term.endswith(".") for term, _, _ in found)

@@ -29,6 +29,17 @@ def damaged(source: Path, folder: Path) -> dict[str, Path]:
     pages = bytearray(data)
     for offset in range(8192, len(pages), 3 * 8192):  # a kilobyte of noise every third page
         pages[offset:offset + 1024] = os.urandom(1024)
+    # and at the head of each page of the schema (past the file's header) and of the table a
+    # rebuild reads first (the editions added): where noise lands must not depend on how the
+    # tables happen to be laid out
+    conn = sqlite3.connect(source)
+    size = conn.execute("PRAGMA page_size").fetchone()[0]
+    read_first = [row[0] for row in conn.execute(
+        "SELECT pageno FROM dbstat WHERE name IN ('sqlite_schema', 'document_sources') "
+        "AND pageno > 1")]
+    conn.close()
+    for page in read_first:
+        pages[(page - 1) * size:(page - 1) * size + 1024] = os.urandom(1024)
     made["pages overwritten"] = bytes(pages)
     paths = {}
     for name, content in made.items():

@@ -1,7 +1,7 @@
 """The README and docs/: the README stays a first page, the command reference is the
 commands' own help, every console example prints what its page shows, every `rulesdb`
-command of an instruction block parses, a JSON block shown as a file is that file, and every
-link between pages leads somewhere."""
+command of an instruction block parses, a JSON or Python block shown as a file is that
+file, and every link between pages leads somewhere."""
 
 from __future__ import annotations
 
@@ -40,12 +40,14 @@ def test_readme_is_a_first_page():
     assert len(readme.encode()) <= 10_000
     first = readme.split("\n## ")[0]
     commands = re.findall(r"```bash\n(.*?)\n```", first, re.S)
-    assert commands[:2] == [
+    assert commands[:3] == [
+        "pipx install . && rulesdb serve",
         "python3 -m venv .venv && . .venv/bin/activate && pip install . && rulesdb serve",
         "python3 -m venv .venv && . .venv/bin/activate && pip install -e '.[test]' && pytest",
     ]
     ci = (ROOT / ".ci" / "run").read_text()
-    assert commands[1] in ci
+    assert commands[2] in ci
+    assert "~/.local/share/rulesdb/rules.db" in first  # where the database lives
 
 
 def test_command_reference_is_the_commands_help():
@@ -55,9 +57,9 @@ def test_command_reference_is_the_commands_help():
 
 
 def test_every_command_has_an_example_in_its_help():
-    from rulesdb.cli import cli
+    from rulesdb.cli import commands
 
-    for name, command in cli.commands.items():
+    for name, command in commands().items():
         assert "Example:" in (command.help or ""), name
 
 
@@ -91,12 +93,12 @@ def test_console_example_prints_what_the_page_shows(example: Example, small_db, 
 @pytest.mark.parametrize("block,args", INSTRUCTIONS,
                          ids=[f"{b.page}:{b.line}: rulesdb {' '.join(a)}" for b, a in INSTRUCTIONS])
 def test_instruction_commands_parse(block, args):
-    from rulesdb.cli import cli
+    from rulesdb.cli import commands
 
     if not args or args[0] in ("--help", "--version"):
         return
-    assert args[0] in cli.commands, f"{block.page}:{block.line}: no command {args[0]!r}"
-    command = cli.commands[args[0]]
+    assert args[0] in commands(), f"{block.page}:{block.line}: no command {args[0]!r}"
+    command = commands()[args[0]]
     try:
         command.make_context(args[0], list(args[1:]), resilient_parsing=False)
     except click.exceptions.Exit:
@@ -128,17 +130,21 @@ def test_every_docs_page_is_linked_from_the_index():
     assert {page.name for page in DOCS.glob("*.md")} - {"README.md"} <= linked
 
 
+SHOWN_KINDS = {"json": ".json", "python": ".py"}
+
+
 def shown_files() -> list[tuple[object, Path]]:
-    """Each JSON block whose paragraph before it ends with a colon and links a .json file:
-    the file it shows."""
+    """Each JSON or Python block whose paragraph before it ends with a colon and links a file
+    of its kind: the file it shows."""
     found = []
     for block in BLOCKS:
-        if block.lang != "json":
+        if block.lang not in SHOWN_KINDS:
             continue
         page = ROOT / block.page
         before = "\n".join(page.read_text(encoding="utf-8").split("\n")[:block.line - 1])
         paragraph = before.rstrip().split("\n\n")[-1]
-        links = re.findall(r"\]\(([^)\s]+\.json)\)", paragraph)
+        suffix = re.escape(SHOWN_KINDS[block.lang])
+        links = re.findall(rf"\]\(([^)\s]+{suffix})\)", paragraph)
         if links and paragraph.endswith(":"):
             found.append((block, page.parent / links[-1]))
     return found
@@ -149,8 +155,12 @@ SHOWN = shown_files()
 
 def test_the_pages_show_files():
     assert {block.page for block, _ in SHOWN} >= {"README.md", "docs/evaluator.md"}
+    assert "python" in {block.lang for block, _ in SHOWN}
 
 
 @pytest.mark.parametrize(("block", "path"), SHOWN, ids=[f"{b.page}:{b.line}" for b, _ in SHOWN])
-def test_a_json_block_shown_as_a_file_is_that_file(block, path):
-    assert json.loads(block.body) == json.loads(path.read_text(encoding="utf-8"))
+def test_a_block_shown_as_a_file_is_that_file(block, path):
+    if block.lang == "json":
+        assert json.loads(block.body) == json.loads(path.read_text(encoding="utf-8"))
+    else:
+        assert block.body == path.read_text(encoding="utf-8")

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from click.testing import CliRunner
 
 from rulesdb.cli import cli
+from rulesdb.commands.conformance_text import difference
+from rulesdb.conformance.run import outcomes
 from rulesdb.engine.outcome import evaluate
 
 from conftest import ROOT
@@ -116,7 +119,7 @@ def test_conformance_of_the_reference_with_itself_exits_0(bundled_db):
     assert result.exit_code == 0, result.output
     assert result.output.splitlines()[:2] == [
         "rulesdb.engine.outcome:evaluate against the reference evaluator (cr-2025-06-06)",
-        "200 scenarios (seed 0): 200 agree (100.0%), 0 disagree"]
+        "200 scenarios (seed 0): 200 compared, 200 agree (100.0%), 0 disagree"]
 
 
 def test_conformance_reports_causes_as_json_and_exits_1(tmp_path):
@@ -125,12 +128,52 @@ def test_conformance_reports_causes_as_json_and_exits_1(tmp_path):
     assert result.exit_code == 1
     report = json.loads(result.stdout)
     assert report["engine"] == f"{ENGINES}:planted"
-    assert len(report["groups"]) >= 2
-    first = report["groups"][0]
-    assert first["cause"] == {"aspect": "damage assigned", "rules": ["510.1c"]}
-    assert first["rules"][0]["url"] == "http://127.0.0.1:8001/cr-2025-06-06/510.1c"
-    assert (tmp_path / "disagreements" / "1.json").is_file()
+    assert len(report["causes"]) >= 2
+    first = report["causes"][0]
+    assert (first["aspect"], first["rules"], first["side"]) == ("division", ["510.1a"],
+                                                                "attacker")
+    assert first["rules_cited"][0]["url"] == "http://127.0.0.1:8001/cr-2025-06-06/510.1a"
+    assert json.loads((tmp_path / "disagreements" / "1.json").read_text()) == first
     assert len(list((tmp_path / "scenarios").glob("*.json"))) == 400
+
+
+def test_conformance_json_has_every_number_and_every_case(tmp_path):
+    """Every scenario number of a cause, not the first 20; every count the text shows."""
+    args = ("conformance", f"{ENGINES}:planted", "-n", "400", "--db", str(tmp_path / "no.db"))
+    report = json.loads(run(*args, "--json").stdout)
+    text = run(*args).output
+    (first,) = [c for c in report["causes"] if c["number"] == 1]
+    assert first["scenarios"] == len(first["cases"]) > 20
+    assert report["agreed"] + report["disagreed"] == report["compared"] == 400
+    assert report["disagreed"] == len({i for c in report["causes"] for i in c["cases"]})
+    shown = {int(n.replace(",", "")) for n in re.findall(r"(?<![\w.])\d[\d,]*(?![\w.])",
+                                                         _counts(text))}
+    numbers = set(_numbers(report))
+    assert shown - numbers == set()
+
+
+def _counts(text: str) -> str:
+    """The lines of a report that are counts: the header and each cause's headings (the
+    scenarios and the differences shown hold ids and values, not counts)."""
+    return "\n".join(line for line in text.splitlines()
+                     if re.match(r"(\d+ scenarios|\d+\. |   smallest scenario|not compared|"
+                                 r"\s+\d+  )", line))
+
+
+def _numbers(value):
+    if isinstance(value, bool):
+        return
+    if isinstance(value, int):
+        yield value
+    elif isinstance(value, float):
+        yield round(100 * value, 1)
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _numbers(item)
+    elif isinstance(value, list):
+        yield len(value)
+        for item in value:
+            yield from _numbers(item)
 
 
 def test_conformance_text_report_shows_the_smallest_scenario(tmp_path):
@@ -138,11 +181,53 @@ def test_conformance_text_report_shows_the_smallest_scenario(tmp_path):
                  str(tmp_path / "none.db"))
     assert result.exit_code == 1
     lines = result.output.splitlines()
-    assert lines[3:5] == ["", lines[4]] and lines[4].startswith("1. damage assigned differs: ")
-    assert "   decided by 510.1c  http://127.0.0.1:8001/cr-2025-06-06/510.1c" in lines
-    assert '   regular step, a1: reference {"b1": 2}, engine {"b1": 1}' in lines
-    assert "   reference: a1→b1 2; b1 dies" in lines
+    assert lines[3:5] == ["divisions of its own: 112 scenarios, checked and replayed by the "
+                          "reference", ""]
+    assert lines[5].startswith("1. a division of combat damage, the attacking player's: ")
+    assert "   decided by 510.1a  http://127.0.0.1:8001/cr-2025-06-06/510.1a" in lines
+    assert ('   regular step, a1 divides its damage {"b1": 1}: illegal, a1 must assign '
+            'exactly 2 damage (510.1a)') in lines
+    assert "   reference (its own divisions): a1→b1 2; b1 dies" in lines
     assert "   engine:    a1→b1 1; b1 dies" in lines
+
+
+def test_conformance_text_tells_poison_and_counts_in_words(tmp_path):
+    """Issue 40, point 5: the poison counters an engine gives show in its line; one
+    creature is '1 creature'; an engine's exception is not a rule."""
+    result = run("conformance", f"{ENGINES}:planted", "-n", "300", "--db",
+                 str(tmp_path / "none.db"))
+    lines = result.output.splitlines()
+    poison = lines.index("   B: reference 20 life, 0 poison; engine 20 life, 1 poison")
+    assert lines[poison + 1:poison + 3] == ["   reference: nothing happens",
+                                            "   engine:    B 0→1 poison"]
+    assert any(re.search(r"\(from #\d+: 1 creature; ", line) for line in lines)
+    assert not any("creatures;" in line and re.search(r": 1 creatures", line)
+                   for line in lines)
+    failing = run("conformance", f"{ENGINES}:raises", "-n", "3", "--db",
+                  str(tmp_path / "none.db"))
+    assert failing.exit_code == 1
+    assert "1. the engine raised NotImplementedError: 3 scenarios (#0, #1, #2)" in (
+        failing.output.splitlines())
+    assert "decided by" not in failing.output
+    assert "   the engine raised NotImplementedError: no battles here" in (
+        failing.output.splitlines())
+
+
+def test_conformance_text_tells_a_division_in_a_step_without_damage():
+    data = {"players": [{"id": "A"}, {"id": "B"}],
+            "permanents": [{"id": "a1", "controller": "A", "power": 2, "toughness": 2,
+                            "keywords": ["first strike"]}],
+            "attacks": [{"attacker": "a1", "target": "B"}]}
+
+    def twice(scenario):  # a first striker dealing its damage in the regular step as well
+        result = evaluate(scenario)
+        result["damage"].append({**result["damage"][0], "step": "regular"})
+        return result
+
+    (found,) = outcomes(twice, data).differences
+    assert difference(found.as_dict()) == (
+        'regular step, a1 divides its damage {"B": 2}, but deals no combat damage in this '
+        "step (510.4, 702.7b, 702.4b)")
 
 
 def test_conformance_export_needs_no_engine(tmp_path):

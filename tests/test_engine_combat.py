@@ -12,9 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rulesdb.engine import combat
-from rulesdb.engine.combat import Assignment, Attack, IllegalAssignment, Pending
-from rulesdb.engine.model import Permanent, Player
+from rulesdb.engine import combat, division
+from rulesdb.engine.division import Assignment, IllegalAssignment, Pending
+from rulesdb.engine.model import Attack, Permanent, Player
 from rulesdb.engine.policies import blocker_lethal_in_order, lethal_in_order
 
 from engine_helpers import creature, game
@@ -43,9 +43,9 @@ def test_702_19b_example_2_lethal_to_a_protected_blocker_counts_though_prevented
                  creature("pro", 2, 2, owner="B", protection={"green"}))
     attack = Attack("g", "B", ("pro",))
     with pytest.raises(IllegalAssignment, match="lethal"):
-        combat.check_assignment(state, attack, [Assignment("g", "pro", 1),
+        division.check_assignment(state, attack, [Assignment("g", "pro", 1),
                                                 Assignment("g", "B", 5)], Pending())
-    combat.check_assignment(state, attack, [Assignment("g", "pro", 3),
+    division.check_assignment(state, attack, [Assignment("g", "pro", 3),
                                             Assignment("g", "B", 3)], Pending())
     after, [step] = combat.resolve_combat(state, [attack])
     assert step.prevented == (Assignment("g", "pro", 2),)  # 702.16e
@@ -63,9 +63,9 @@ def test_702_19c_example_trample_over_planeswalkers():
                  walker)
     attacks = [Attack("one", "pw"), Attack("big", "pw")]
     proposed = [Assignment("big", "pw", 2), Assignment("big", "B", 5)]
-    combat.check_assignment(state, attacks[1], proposed, Pending({"pw": 1}))
+    division.check_assignment(state, attacks[1], proposed, Pending({"pw": 1}))
     with pytest.raises(IllegalAssignment, match="loyalty"):
-        combat.check_assignment(state, Attack("big", "pw", (), blocked=True),
+        division.check_assignment(state, Attack("big", "pw", (), blocked=True),
                                 [Assignment("big", "pw", 1), Assignment("big", "B", 6)], Pending())
     after, [step] = combat.resolve_combat(state, attacks)
     assert (total(step.assigned, "big", "pw"), total(step.assigned, "big", "B")) == (2, 5)
@@ -78,7 +78,7 @@ def test_702_19f_without_trample_over_planeswalkers_nothing_reaches_the_player()
                        counters={"loyalty": 1})
     state = game(creature("tr", 5, 5, keywords={"trample"}), walker)
     with pytest.raises(IllegalAssignment):
-        combat.check_assignment(state, Attack("tr", "pw", (), blocked=True),
+        division.check_assignment(state, Attack("tr", "pw", (), blocked=True),
                                 [Assignment("tr", "pw", 1), Assignment("tr", "B", 4)], Pending())
 
 

@@ -13,8 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rulesdb.engine import combat, sba
-from rulesdb.engine.combat import Assignment
+from rulesdb.engine import damage, sba
+from rulesdb.engine.division import Assignment
 from rulesdb.engine.model import Card, GameState, Permanent, Player
 
 from engine_helpers import creature, game
@@ -98,7 +98,7 @@ def test_704_5h_deathtouch_damage_counts_only_until_the_next_check(archived):
         archived, "704.5h")
     state = game(creature("dt", 1, 1, keywords={"deathtouch"}),
                  creature("wall", 0, 4, owner="B", keywords={"indestructible"}))
-    struck, _, _, _ = combat.deal_damage(state, [Assignment("dt", "wall", 1)])
+    struck, _, _, _ = damage.deal_damage(state, [Assignment("dt", "wall", 1)])
     checked, events = sba.check(struck)
     assert events == [] and checked.permanent("wall").damage == 1
     mortal = replace(checked.permanent("wall"), keywords=frozenset())

@@ -14,9 +14,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from rulesdb.conformance.generate import scenario as generated
 from rulesdb.engine import combat
 from rulesdb.engine.fields import ScenarioError
-from rulesdb.engine.generate import scenario as generated
 from rulesdb.engine.outcome import evaluate, run, unmet
 from rulesdb.engine.policies import POLICIES
 from rulesdb.engine.registry import EDITION, EXAMPLES_NOT_MODELLED

@@ -16,7 +16,7 @@ from rulesdb.ingest.fidelity import agreement, typography
 from rulesdb.ingest.forms import DOC, DOCX, PDF, RTF, TEXT, form_of, release_text
 
 from conftest import SOURCES
-from forms_helpers import docx, pdf, rtf
+from forms_helpers import docx, owner_locked_pdf, pdf, rtf
 from test_add import release
 
 HISTORY = SOURCES.parent / "history"
@@ -82,6 +82,11 @@ DOCX_CONSTRUCTS = {
                  "· x"),
     "escaped characters": (P.format(R.format("{R/G} &amp; &lt;1&gt; “Magic™”")),
                            "{R/G} & <1> “Magic™”"),
+    # a run's text holds no element: one there (no Word writes it) is stepped over, the
+    # text after it kept (it was lost, and the rule with it)
+    "an element inside a run's text": (
+        P.format('<w:r><w:t xml:space="preserve" xmlns:x="urn:x">702.19. <x:y>no</x:y>Trample'
+                 "</w:t></w:r>"), "702.19. Trample"),
 }
 
 
@@ -158,9 +163,28 @@ def test_a_small_release_reads_from_each_form_as_its_text(form):
     assert read.meta == cr_any.parse_text(text).meta
 
 
+def test_a_pdf_locked_by_its_owner_against_copying_is_read_and_says_so():
+    """It opens without a password: its text is the release's (docs/releases.md says why it
+    is read), and a note says what the owner forbade."""
+    notes: list[str] = []
+    form, text = release_text(owner_locked_pdf(release()), notes)
+    assert (form, text) == (PDF, release_text(pdf(release()))[1])
+    assert notes[0] == ("an encrypted PDF whose owner forbids copying its text: it opens "
+                        "without a password, and its text is read as the release's other "
+                        "forms give it")
+    allowed: list[str] = []
+    release_text(owner_locked_pdf(release(), permissions=-4), allowed)  # copying allowed
+    assert not any("encrypted" in note for note in allowed)
+
+
 def test_typography_is_one_spelling_of_what_forms_print_otherwise():
     assert typography("the _Odyssey_ (TM) block, happens -- they; “x” <Wizards.com/Locator>") \
         == typography("the Odyssey™ block, happens—they; \"x\" Wizards.com/Locator")
+    # the text releases of 2004-2006: a dash typed as a hyphen, a single quote as a double
+    assert typography('"Creature - Goblin," happens-they; "intervening "if\' clause"') \
+        == typography("“Creature—Goblin,” happens—they; “intervening ‘if’ clause”")
+    assert typography("it's \"can't\" and the players' \"own\"") == \
+        "it's \"can't\" and the players' \"own\""
     assert typography("one\n  paragraph,\tthen\nanother") == "one\nparagraph, then\nanother"
     assert typography("a\nb") != typography("a b")  # a rule's second paragraph is text
 

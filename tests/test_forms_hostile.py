@@ -78,6 +78,12 @@ HOSTILE = {
     "XML with a DTD (entity expansion)": (
         "laughs.docx", dtd, "a Word document (.docx) whose XML declares a DTD (Word never "
         "writes one): not read"),
+    "XInclude in a .docx's text": (
+        "include.docx", lambda: docx('<w:p><w:r><w:t xmlns:xi="http://www.w3.org/2001/XInclude">'
+                                     '<xi:include href="file:///etc/passwd"/>702.19. Trample'
+                                     "</w:t></w:r></w:p>"),
+        "a Word document (.docx) whose text holds an XInclude (<xi:include>, which Word never "
+        "writes: it would take text from outside the document): not read"),
     "damaged ZIP": ("cut.docx", lambda: docx(["a release"])[:60],
                     "a damaged ZIP archive (File is not a zip file), not a readable Word "
                     "document"),

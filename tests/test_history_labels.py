@@ -26,7 +26,8 @@ def site_labels(ds, doc: str, number: str) -> dict[str, str]:
     """{edition: label} of the rows of a history page."""
     page = get(ds, f"/{doc}/{number}/history")
     assert page.status_code == 200
-    return dict(re.findall(r'<tr id="v-([^"]+)">.*?<span class="meta">([^<]*)</span>', page.text))
+    row = r'<tbody class="version" id="v-([^"]+)">.*?<span class="meta">([^<]*)</span>'
+    return dict(re.findall(row, page.text, re.S))
 
 
 def feed_labels(ds, doc: str, number: str) -> dict[str, str]:
@@ -51,7 +52,7 @@ def cli_labels(db, number: str, doc: str) -> dict[str, str]:
     found = {}
     for line in map(click.unstyle, result.output.splitlines()):
         head = CLI_HEAD.match(line)
-        if head and head[3] != "concept":
+        if head and head[3] != "related":
             found[head[1]] = head[3]
     return found
 

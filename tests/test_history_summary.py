@@ -138,8 +138,8 @@ def test_the_feed_of_a_large_subtree_carries_the_summary(db, small_limit):
     feed = ET.fromstring(get(ds, f"/{C}/702/history.atom").content)
     entries = feed.findall("a:entry", NS)
     assert [e.find("a:title", NS).text for e in entries] == [
-        f"702: 1 edited in {C}", f"702: 1 edited, 4 renumbered, 2 added in {B}",
-        f"702 in {A}: first version in this database"]
+        f"section 702: 1 edited in {C}", f"section 702: 1 edited, 4 renumbered, 2 added in {B}",
+        f"section 702 in {A}: first version in this database"]
     content = entries[1].find("a:content", NS).text
     assert f'href="http://localhost/{B}/702.3/history">702.2 → 702.3</a> renumbered' in content
     assert f"http://localhost/{C}/702/history?step={B}" in content

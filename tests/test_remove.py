@@ -58,6 +58,11 @@ def test_removing_an_edition_gives_the_rows_of_never_adding_it(bundled, tmp_path
     fts = "SELECT count(*) FROM rules_fts"
     assert sqlite_utils.Database(every).execute(fts).fetchone() == \
         sqlite_utils.Database(without).execute(fts).fetchone()
+    # the rules' index lost the titles and texts only the removed edition printed
+    heads = sqlite_utils.Database(every)
+    heads.execute("INSERT INTO rule_heads_fts (rule_heads_fts) VALUES ('integrity-check')")
+    assert heads.execute("SELECT count(*) FROM rule_heads").fetchone() == heads.execute(
+        "SELECT count(*) FROM (SELECT DISTINCT title, text_id FROM rule_rows)").fetchone()
 
 
 @pytest.mark.parametrize(("ids", "code", "message"), [

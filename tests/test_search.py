@@ -21,7 +21,7 @@ from rulesdb.cli import cli
 from rulesdb.lookup.hits import HIT_END, HIT_START, snippet
 from rulesdb.lookup.query import connect
 from rulesdb.lookup.reading import replacement
-from rulesdb.lookup.search import read_query, search
+from rulesdb.lookup.search import first_stage, read_query, search
 
 from conftest import ROOT
 
@@ -125,8 +125,12 @@ def test_a_rule_covering_more_of_the_question_ranks_higher(small_db):
     # 509.1a: "The chosen creatures must be untapped"; no rule says every word
     result = found(small_db, "can a tapped creature block")
     assert "509.1a" in labels(result)
-    # best first: by coverage, near equals (ranking.BUCKET) by how densely they say it
-    buckets = [round(hit["score"] / 0.02) for hit in result["hits"]]
+    # the first stage, best first: by coverage, near equals (ranking.BUCKET) by how densely
+    # they say it (the second stage reorders its head: tests/test_search_rerank.py)
+    with connect(small_db) as db:
+        read = read_query(db, "can a tapped creature block")
+        _, _, ranked = first_stage(db, read, "cr-2026-01-16")
+    buckets = [round(item.coverage / 0.02) for item in ranked[:200]]
     assert buckets == sorted(buckets, reverse=True)
 
 
@@ -320,12 +324,48 @@ def test_every_answer_of_the_question_set_is_in_the_newest_edition(history_db):
                 assert row, f"{q.query}: {answer}"
 
 
-def test_the_question_set_meets_the_targets_at_full_history(history_db):
+def test_the_question_set_does_not_fall_at_full_history(history_db):
     module = quality()
     with connect(history_db) as db:
         figures = module.scores(module.evaluate(db, module.load_questions()))
-    assert figures["recall@5"] >= module.TARGETS["recall@5"], figures
-    assert figures["recall@1"] >= module.TARGETS["recall@1"], figures
+    assert figures["recall@5"] >= module.OWN_TARGETS["recall@5"], figures
+    assert figures["recall@1"] >= module.OWN_TARGETS["recall@1"], figures
+
+
+def test_the_real_question_set_is_well_formed():
+    real = quality().load_questions(quality().REAL)
+    assert len(real) >= 200
+    assert len({q.query for q in real}) == len(real)
+    assert all(1 <= len(q.answers) <= 3 for q in real)
+    halves = {half: [q for q in real if q.half == half] for half in ("dev", "test")}
+    assert len(halves["dev"]) + len(halves["test"]) == len(real)
+    assert abs(len(halves["dev"]) - len(halves["test"])) < len(real) / 5
+    with (ROOT / "tests" / "data" / "search_questions_real.tsv").open(encoding="utf-8") as f:
+        sources = [line.split("\t")[4] for line in f.read().splitlines()[1:]]
+    assert all(source.startswith(("http://", "https://")) for source in sources)
+
+
+def test_every_answer_of_the_real_question_set_is_in_the_newest_edition(history_db):
+    real = quality().load_questions(quality().REAL)
+    with connect(history_db) as db:
+        numbers = {row[0] for row in db.execute(
+            "SELECT number FROM rule_rows WHERE document = 'cr-2026-01-16'")}
+        terms = {f"glossary:{row[0]}" for row in db.execute(
+            "SELECT term FROM glossary WHERE document = 'cr-2026-01-16'")}
+    assert [(q.query, answer) for q in real for answer in q.answers
+            if answer not in numbers | terms] == []
+
+
+def test_the_real_questions_keep_what_the_second_stage_gained(history_db):
+    """A guard at the figures measured when the second stage landed (docs/search.md): the
+    development half 0.362 / 0.662 (0.381 / 0.662 cross-validated while learning), the test
+    half 0.331 / 0.561, each recall@1 / @5."""
+    module = quality()
+    real = module.load_questions(module.REAL)
+    with connect(history_db) as db:
+        for half, at_1, at_5 in (("dev", 0.36, 0.65), ("test", 0.33, 0.55)):
+            figures = module.scores(module.evaluate(db, [q for q in real if q.half == half]))
+            assert figures["recall@1"] >= at_1 and figures["recall@5"] >= at_5, (half, figures)
 
 
 @pytest.mark.parametrize(("query", "answer"), [  # the issue's examples

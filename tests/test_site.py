@@ -10,7 +10,9 @@ from html.parser import HTMLParser
 from urllib.parse import urlsplit
 
 import pytest
+import sqlite_utils
 
+from rulesdb.db.fts import ensure_fts
 from rulesdb.db.store import digest
 from rulesdb.site.render import Span, linked, slug
 from rulesdb.site.serve import load_metadata, make_datasette
@@ -55,10 +57,11 @@ def doctored(db_path, tmp_path_factory):
                  "'assign_trample_damage', '702.19d', '702.19d', 'cr-2025-06-06-chapter7', ?, "
                  "'ok')",
                  [rule_id])
-    for table in ("rules", "glossary", "texts"):
-        conn.execute(f"INSERT INTO {table}_fts({table}_fts) VALUES ('rebuild')")
     conn.commit()
     conn.close()
+    db = sqlite_utils.Database(path)
+    ensure_fts(db)  # the full-text indexes read the doctored rows
+    db.conn.commit()
     return make_datasette(path)
 
 
@@ -278,8 +281,43 @@ def test_cross_references_link_to_their_target_in_the_same_edition(ds):
 
 def test_glossary_terms_in_rule_text_link_to_their_entries(ds):
     html = content(get(ds, "/cr-2025-06-06-chapter7/702.19").text)
-    assert re.search(r'<a class="term" href="/cr-2009-02-01-flattened/glossary/[a-z-]+" '
+    assert re.search(r'<a class="term first" href="/cr-2009-02-01-flattened/glossary/[a-z-]+" '
                      r'title="glossary: [^"]+">', html)
+
+
+def test_a_term_is_underlined_at_its_first_use_in_each_rule(ds):
+    """702.19b says "creature" and "damage" again and again: each term's first link in the
+    rule (its text, then its examples) is marked "first", the others are links too, and every
+    rule of the page starts anew."""
+    html = content(get(ds, "/cr-2025-06-06-chapter7/702.19").text)
+    items = re.findall(r'<div class="rule-item" id="([^"]+)".*?</div>', html, re.S)
+    assert len(items) > 5
+    for item in re.findall(r'<div class="rule-item" id="[^"]+".*?</div>', html, re.S):
+        terms = re.findall(r'<a class="term( first)?" href="([^"]+)"', item)
+        firsts = [href for first, href in terms if first]
+        assert sorted(firsts) == sorted({href for _, href in terms})
+        for href in set(firsts):
+            uses = [first for first, h in terms if h == href]
+            assert uses[0] == " first" and " first" not in uses[1:]
+    b = next(item for item in re.findall(r'<div class="rule-item" id="702.19b".*?</div>', html,
+                                          re.S))
+    damage = re.findall(r'<a class="term( first)?" href="[^"]+/glossary/damage"', b)
+    assert damage[0] == " first" and len(damage) > 3
+
+
+def test_the_first_use_mark_follows_the_links_kept_and_the_rule_across_its_examples():
+    damage = "/d/glossary/damage"
+    text = "see rule 1.1 damage and damage"
+    used: set[int] = set()
+    spans = [Span(0, 12, "/d/1.1", "1.1", "ref"), Span(4, 8, damage, "g", "term", 7),
+             Span(13, 19, damage, "g", "term", 7), Span(24, 30, damage, "g", "term", 7)]
+    html = linked(text, spans, used)
+    assert html == ('<a class="ref" href="/d/1.1" title="1.1">see rule 1.1</a> '
+                    f'<a class="term first" href="{damage}" title="g">damage</a> and '
+                    f'<a class="term" href="{damage}" title="g">damage</a>')
+    assert used == {7}
+    example = linked("damage", [Span(0, 6, damage, "g", "term", 7)], used)
+    assert example == f'<a class="term" href="{damage}" title="g">damage</a>'
 
 
 def test_breadcrumbs_climb_the_tree(ds):
@@ -301,7 +339,7 @@ def test_script_in_a_rule_text_renders_as_text(doctored):
     html = get(doctored, "/cr-2025-06-06-chapter7/702.19d").text
     assert "<script>alert" not in html
     assert "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt; &amp; &lt;b&gt;bold&lt;/b&gt;" in html
-    assert '<a class="term" href="/cr-2009-02-01-flattened/glossary/trample"' in html
+    assert '<a class="term first" href="/cr-2009-02-01-flattened/glossary/trample"' in html
     search = get(doctored, "/search?q=alert").text
     assert "<script>alert" not in search and "&lt;script&gt;" in search
     glossary = get(doctored, "/cr-2009-02-01-flattened/glossary/trample").text

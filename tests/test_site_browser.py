@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from rulesdb.lineage.words import RAW_LABELS
+
 from conftest import ROOT, SOURCES
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -138,7 +140,7 @@ def test_diff_page_marks_changed_words_side_by_side(server, page):
     page.wait_for_url(server + href)
     # a pair across a renumbering of chapter 7 (the history has every release)
     page.goto(server + "/diff/cr-2023-10-13/cr-2025-02-07")
-    page.locator("p.changes a", has_text="renumbered_edited").click()
+    page.locator("p.changes a", has_text="renumbered and edited").click()
     page.wait_for_url(server + "/diff/cr-2023-10-13/cr-2025-02-07?change=renumbered_edited")
     row = page.locator("tr.change-renumbered_edited").first
     assert row.locator("td").nth(0).locator("del").count() > 0
@@ -162,3 +164,93 @@ def test_no_page_breaks_its_content_security_policy(server, page):
             assert page.locator(".CodeMirror").count() == 1  # the editor's scripts ran
     blocked = [text for text in messages if "Content Security Policy" in text]
     assert blocked == []
+
+
+# The history pages of a rule, a rule with subrules, a section and a chapter (summed up), and
+# one release's step of a chapter, each at a desktop's and a phone's width (issue 41).
+HISTORIES = {
+    "rule": "/cr-2026-01-16/702.19b/history",
+    "heading": "/cr-2026-01-16/702.19/history",
+    "section": "/cr-2026-01-16/702/history",
+    "chapter": "/cr-2026-01-16/7/history",
+    "step": "/cr-2026-01-16/7/history?step=cr-2009-07-11",
+}
+# Each row's text cells, the fold lines' rows against the row above them, what scrolls.
+MEASURE = """() => {
+  const box = e => e.getBoundingClientRect();
+  const rows = [...document.querySelectorAll('table.diff-table tr')]
+    .filter(r => r.querySelector('td.text'));
+  return {
+    page: document.documentElement.clientWidth,
+    scrolled: document.documentElement.scrollWidth,
+    table: box(document.querySelector('table.diff-table')).width,
+    texts: rows.map(r => [...r.querySelectorAll('td.text')]
+      .filter(td => getComputedStyle(td).display !== 'none').map(td => box(td).width)),
+    runs: [...document.querySelectorAll('tr.run')].map(r => ({
+      width: box(r).width, top: box(r).top,
+      above: box(r.previousElementSibling).bottom})),
+  };
+}"""
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+@pytest.mark.parametrize("name", list(HISTORIES))
+def test_a_history_gives_its_texts_the_width(server, page, name, width):
+    """At 1280 px the compared texts of every row take at least 60% of the page; at 390 px
+    (a phone) each text takes the page's width, nothing scrolls sideways, and the fold's line
+    ("unchanged in 9 more editions, …") is a row of its own under its version, across it."""
+    page.set_viewport_size({"width": width, "height": 900})
+    page.goto(server + HISTORIES[name])
+    page.screenshot(path=str(ARTIFACTS / f"history-{name}-{width}.png"))
+    seen = page.evaluate(MEASURE)
+    assert seen["scrolled"] <= seen["page"]
+    assert seen["texts"]
+    for texts in seen["texts"]:
+        if width == 1280:
+            assert sum(texts) >= 0.6 * seen["page"], (texts, seen["page"])
+        else:
+            assert all(text >= 0.9 * seen["table"] for text in texts), (texts, seen["table"])
+    for run in seen["runs"]:
+        assert run["width"] >= 0.99 * seen["table"]
+        assert run["top"] >= run["above"] - 1
+    if name == "rule":
+        assert seen["runs"], "702.19b's history folds runs of unchanged editions"
+
+
+@pytest.mark.parametrize("name", list(HISTORIES))
+def test_a_history_prints_no_raw_label_and_names_its_numbers(server, page, name):
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(server + HISTORIES[name])
+    shown = page.locator("body").inner_text()
+    for raw in RAW_LABELS:
+        assert raw not in shown
+    if name == "chapter":  # cr-2003-03-15 numbered it 5: said so, not a bare "5"
+        first = page.locator("tbody.step th").first.inner_text().split("\n")
+        assert first == ["cr-2003-03-15", "chapter 5"]
+    if name == "step":
+        assert "What changed inside chapter 5 (now chapter 7)" in shown
+
+
+def test_a_term_is_underlined_once_a_rule_and_its_other_links_on_hover_and_focus(server, page):
+    """702.19b says "damage" eleven times: its first link is underlined, the others are links
+    without a line until the pointer rests on one or the keyboard reaches it (Tab)."""
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(server + "/cr-2026-01-16/702.19b")
+    page.screenshot(path=str(ARTIFACTS / "rule-page-terms.png"))
+    line = "el => getComputedStyle(el).textDecorationLine"
+    damage = page.locator('[id="702.19b"] a.term[href$="/glossary/damage"]')
+    assert damage.count() > 3
+    assert damage.first.evaluate(line) == "underline"
+    later = damage.nth(2)
+    assert "first" not in later.get_attribute("class")
+    assert later.evaluate(line) == "none"
+    later.hover()
+    assert later.evaluate(line) == "underline"
+    page.mouse.move(0, 0)
+    page.locator('[id="702.19b"] a').first.focus()
+    for _ in range(40):  # Tab through the rule's links to the third "damage"
+        if later.evaluate("el => el === document.activeElement"):
+            break
+        page.keyboard.press("Tab")
+    assert later.evaluate("el => el === document.activeElement")
+    assert later.evaluate(line) == "underline"

@@ -44,6 +44,34 @@ def test_the_crawl_finds_no_server_error_no_broken_link_and_no_page_too_large(cr
     assert [(p.path, p.size) for p in crawled.large(MAX_BYTES)] == []
 
 
+def test_no_page_of_the_rules_site_shows_a_raw_label(crawled, site):
+    """The rules site's pages and feeds print the lineage's words ("renumbered and edited"),
+    never its raw labels; the crawl read pages that needed them."""
+    assert crawled.raw == {}
+    for path in ("/cr-2025-06-06-chapter7/702.19b/history",
+                 "/diff/cr-2009-02-01-flattened/cr-2025-06-06-chapter7",
+                 "/cr-2025-06-06-chapter7/702.19b/history.atom"):
+        answer = fuzz.in_process(site)(path)
+        assert "renumbered and edited" in crawl.shown_text(answer), path
+
+
+def test_the_raw_label_check_reads_what_a_reader_sees():
+    page = ('<p>502.9 <span class="change-renumbered_edited">renumbered_edited</span> '
+            '<a href="/diff/a/b?change=outside_coverage">renumbered and edited</a> '
+            '<a title="title_variant" href="/x">x</a></p><style>.renumbered_edited{}</style>')
+    feed = ('<feed><entry><title>702.19b renumbered_edited in cr-2</title><content '
+            'type="html">&lt;a href="/d?change=outside_coverage"&gt;x&lt;/a&gt;</content>'
+            '<link href="/x?renumbered_edited"/></entry></feed>')
+    assert crawl.raw_labels(fuzz.Answer(200, "text/html", page.encode(), 0.1)) == [
+        "renumbered_edited", "title_variant"]
+    assert crawl.raw_labels(fuzz.Answer(200, "application/atom+xml", feed.encode(), 0.1)) \
+        == ["renumbered_edited"]
+    assert crawl.raw_labels(fuzz.Answer(200, "text/csv", b"renumbered_edited", 0.1)) == []
+    found = crawl.crawl(lambda path: fuzz.Answer(200 if path == "/" else 404, "text/html",
+                                                 page.encode(), 0.1))
+    assert found.raw == {"/": ["renumbered_edited", "title_variant"]}
+
+
 def test_every_chapter_and_section_of_the_focus_edition_is_crawled_with_its_history(
         crawled, bundled_db):
     import sqlite3
@@ -133,3 +161,15 @@ def test_a_visitors_mistake_is_a_400_or_404_never_a_500(site, path, status, caps
         assert response.status_code == status
         assert response.json()["status"] == status and response.json()["error"]
     assert "Traceback" not in "".join(capsys.readouterr())  # nothing printed: not a bug
+
+
+def test_at_full_history_no_page_shows_a_raw_label(history_db):
+    """A few pages of each kind of the full history, the summed-up histories whose related
+    texts were linked by a variant of their name (508, 509 of cr-2026-01-16) among them."""
+    site = make_datasette(history_db)
+    seeds = ["/", "/cr-2026-01-16/508/history", "/cr-2003-03-15/308/history",
+             "/cr-2026-01-16/702.19b/history", "/diff/cr-2023-10-13/cr-2025-02-07"]
+    found = crawl.crawl(fuzz.in_process(site), seeds, per_kind=4, most=250)
+    assert found.raw == {}
+    shown = crawl.shown_text(fuzz.in_process(site)("/cr-2026-01-16/508/history"))
+    assert "a variant of the name" in shown

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ..lookup import query
+from ..places import user
 
 Row = dict[str, Any]
 
@@ -25,13 +26,10 @@ LAYER_OF = {"alignments": "lineage", "lineages": "lineage", "concept_links": "li
 
 
 def database_path() -> Path:
-    """$RULESDB_DB, else ./data/rules.db, else the data/rules.db of this checkout."""
+    """$RULESDB_DB, else the default database (in the user data folder)."""
     if os.environ.get("RULESDB_DB"):
         return Path(os.environ["RULESDB_DB"])
-    here = Path("data/rules.db")
-    if here.is_file():
-        return here
-    return Path(__file__).resolve().parents[2] / "data" / "rules.db"
+    return user.database()
 
 
 def connect(path: Path | str | None = None) -> sqlite3.Connection:

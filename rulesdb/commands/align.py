@@ -16,6 +16,7 @@ from .common import (
     open_db,
     overrides_file,
     overrides_option,
+    ready,
 )
 
 
@@ -34,13 +35,14 @@ def align(rules: tuple[str, ...], unlink: bool, remove: bool, note: str, listing
     """Set by hand that a rule of an older edition and one of a newer edition are the same
     rule (or, with --unlink, are not), when the automatic alignment gets them wrong.
 
-    The override is written to the overrides file (data/alignment-overrides.txt, which
-    `build` and `add` apply) and applied to the database at once: the alignment of the two
-    editions is redone and the lineages recomputed, atomically, under the database's write
-    lock. `diff`, `history` and the site mark the pair "set by hand" with its note. The two
-    editions need not be consecutive: an override then holds for their diff, and a link
-    joins the two rules' histories when one ends before the other begins. A rule number
-    its edition lacks is an input error (exit code 2).
+    The override is written to your overrides file (alignment-overrides.txt in the user data
+    folder unless --overrides names another; `build` and `add` apply it on top of the
+    alignments rulesdb ships, which stay read-only) and applied to the database at once: the
+    alignment of the two editions is redone and the lineages recomputed, atomically, under
+    the database's write lock. `diff`, `history` and the site mark the pair "set by hand"
+    with its note. The two editions need not be consecutive: an override then holds for
+    their diff, and a link joins the two rules' histories when one ends before the other
+    begins. A rule number its edition lacks is an input error (exit code 2).
 
     Example:
 
@@ -68,6 +70,7 @@ def align(rules: tuple[str, ...], unlink: bool, remove: bool, note: str, listing
     override = Override(old_doc, old_number.rstrip("."), new_doc, new_number.rstrip("."),
                         not unlink, note.strip())
     path = overrides_file(overrides_path)
+    ready(db_path)
     report = set_override(db_path, override, path, remove=remove)
     if as_json:
         echo_json({"override": asdict(override), "removed": report.removed,
@@ -103,7 +106,7 @@ def _list(db_path: Path, as_json: bool) -> None:
     else:
         for override, status in zip(found, statuses, strict=True):
             click.echo(format_line(override))
-            click.echo(f"  {status}" + (f" (line {override.line} of its file)"
+            click.echo(f"  {status}" + (f" (line {override.line} of {override.file or 'its file'})"
                                         if override.line else ""))
     if not found:
         raise NotFound(f"no alignment set by hand in {db_path}")

@@ -1,5 +1,5 @@
 """The reference evaluator's commands: combat (play a scenario) and conformance (test an
-engine against the reference)."""
+engine against the reference; its report's text is `conformance_text`)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from typing import Any
 import click
 
 from ..errors import InputError
-from .combat_text import DEFAULT_SITE, Citations, narration, report_text
+from .combat_text import DEFAULT_SITE, Citations, narration
 from .common import db_option, echo_json, json_option
 
 site_option = click.option(
@@ -77,43 +77,68 @@ def combat(scenario_path: Path, site: str, db_path: Path, as_json: bool) -> None
                         + "; ".join(problems))
 
 
+def percentage(value: str | None) -> float | None:
+    """`--require 90%` (or 90) as the share 0.9; BadParameter outside 0-100%."""
+    if value is None:
+        return None
+    try:
+        share = float(value.strip().removesuffix("%")) / 100
+    except ValueError:
+        raise click.BadParameter(f"{value!r} is not a percentage such as 90%",
+                                 param_hint="--require") from None
+    if not 0 <= share <= 1:
+        raise click.BadParameter(f"{value!r} is not between 0% and 100%",
+                                 param_hint="--require")
+    return share
+
+
 @click.command()
 @click.argument("engine_spec", metavar="MODULE:FUNCTION", required=False)
 @click.option("-n", "--scenarios", "count", type=click.IntRange(1), default=2000,
               show_default=True, help="How many random scenarios to play.")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Seed of the scenarios (the same seed, the same scenarios).")
+@click.option("--require", "require", metavar="N%",
+              help="Fail (exit code 1) when fewer than N% of the scenarios are compared: the "
+                   "engine declared the others unsupported.")
 @click.option("--export", "export_dir", type=click.Path(file_okay=False, path_type=Path),
               help="Write the scenarios and the reference's outcomes as JSON files here "
-                   "(and, with an engine, each disagreement's smallest scenario).")
+                   "(and, with an engine, each cause's report).")
 @click.option("--budget", type=click.IntRange(0), default=3000, show_default=True,
-              help="Variants tried when shrinking each disagreement.")
+              help="Variants tried when shrinking each case shrunk.")
 @site_option
 @db_option
 @json_option
-def conformance(engine_spec: str | None, count: int, seed: int, export_dir: Path | None,
-                budget: int, site: str, db_path: Path, as_json: bool) -> None:
+def conformance(engine_spec: str | None, count: int, seed: int, require: str | None,
+                export_dir: Path | None, budget: int, site: str, db_path: Path,
+                as_json: bool) -> None:
     """Test a combat engine against the reference evaluator on random scenarios.
 
     MODULE:FUNCTION names a Python function (a module importable from here, or a file:
     path/to/engine.py:evaluate) taking a scenario dict and returning an outcome dict in
-    the documented shape; it is compared on the fields it returns. Disagreements are
-    grouped by cause (what differs first, and the rules that decide it); each group shows
-    a shrunk smallest scenario, both outcomes and the rules. --export DIR writes the
-    scenarios and the reference's outcomes for engines in other languages (no engine
-    needed). Exit code 0 when the engine agrees on every scenario, 1 when it does not,
-    2 when it cannot be loaded.
+    the documented shape; it is compared on the fields it returns. Its own divisions of
+    combat damage (its `damage` records) are its choices: each is checked against the
+    rules, a legal one is replayed by the reference, an illegal one is a disagreement. A
+    scenario it cannot express it declares by raising rulesdb.conformance.Unsupported (or
+    returning None): not compared, counted with the reason. Disagreements are grouped into
+    causes, one per fault; each shows the rules deciding it and a shrunk smallest
+    scenario. --export DIR writes the scenarios and the reference's outcomes for engines in
+    other languages (no engine needed). Exit code 0 when the engine agrees on every
+    scenario compared, 1 when it disagrees, compares none, or compares fewer than
+    --require asks, 2 when it cannot be loaded or an option is wrong.
 
     Example:
 
         rulesdb conformance rulesdb.engine.outcome:evaluate -n 10000
 
-        rulesdb conformance my_engine.py:play --json > report.json
+        rulesdb conformance my_engine.py:play --require 90% --json > report.json
 
         rulesdb conformance --export corpus/ -n 500
     """
-    from ..engine.conformance import check, export
+    from ..conformance.run import check, export
+    from .conformance_text import report_text
 
+    share = percentage(require)
     if engine_spec is None and export_dir is None:
         raise click.UsageError("give MODULE:FUNCTION, --export DIR, or both")
     if export_dir is not None:
@@ -126,17 +151,24 @@ def conformance(engine_spec: str | None, count: int, seed: int, export_dir: Path
     with _progress(count, as_json) as step:
         report = check(engine, count, seed, budget, step)
     cite = Citations(db_path, site)
-    for group in report["groups"]:
-        group["rules"] = cite.as_json([r for r in group["cause"]["rules"]])
+    for cause in report["causes"]:
+        cause["rules_cited"] = cite.as_json(cause["rules"])
+    report["require"] = share
     if export_dir is not None:
-        _export_disagreements(export_dir, report)
+        _export_causes(export_dir, report)
     if as_json:
         echo_json({"engine": engine_spec, **report})
     else:
         click.echo(report_text(engine_spec, report, cite))
-    if report["groups"]:
+    compared = report["compared"]
+    if report["causes"]:
         raise Unmet(f"{engine_spec} disagrees with the reference on "
-                    f"{count - report['agreed']} of {count} scenarios")
+                    f"{report['disagreed']:,} of {compared:,} scenarios compared")
+    if not compared:
+        raise Unmet(f"{engine_spec} compared none of {count:,} scenarios")
+    if share is not None and report["compared_share"] < share:
+        raise Unmet(f"{engine_spec} compared {100 * report['compared_share']:.1f}% of the "
+                    f"scenarios, less than the {100 * share:g}% --require asks")
 
 
 def read_json(path: Path) -> Any:
@@ -196,12 +228,12 @@ class _progress:
             self.bar.__exit__(None, None, None)
 
 
-def _export_disagreements(directory: Path, report: dict[str, Any]) -> None:
+def _export_causes(directory: Path, report: dict[str, Any]) -> None:
     folder = directory / "disagreements"
     folder.mkdir(parents=True, exist_ok=True)
-    for number, group in enumerate(report["groups"], 1):
-        (folder / f"{number}.json").write_text(json.dumps(group, indent=1, ensure_ascii=False)
-                                               + "\n", encoding="utf-8")
+    for cause in report["causes"]:
+        (folder / f"{cause['number']}.json").write_text(
+            json.dumps(cause, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
 COMMANDS = [combat, conformance]

@@ -1,5 +1,5 @@
 """Text for the combat commands: rules cited with their first words and site links, a
-played scenario step by step, a conformance report."""
+played scenario step by step, a scenario in compact JSON."""
 
 from __future__ import annotations
 
@@ -95,57 +95,3 @@ def compact_json(data: Any) -> str:
         else:
             parts.append(f"{json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}")
     return "{" + ",\n ".join(parts) + "}"
-
-
-def summary(outcome: Any) -> str:
-    """An outcome in one line: damage (prevented), life gained, deaths, losses."""
-    if not isinstance(outcome, dict):
-        return repr(outcome)
-    if "raised" in outcome:
-        return f"raised {outcome['raised']}"
-    parts = []
-    for record in outcome.get("damage", []):
-        prevented = record.get("prevented", 0)
-        parts.append(f"{record.get('source')}→{record.get('target')} {record.get('amount')}"
-                     + (f" (prevented {prevented})" if prevented else ""))
-    for gain in outcome.get("life_gained", []):
-        parts.append(f"{gain.get('player')} +{gain.get('amount')} life")
-    for death in outcome.get("deaths", []):
-        parts.append(f"{death.get('permanent')} dies")
-    for loss in outcome.get("losses", []):
-        parts.append(f"{loss.get('player')} loses")
-    return "; ".join(str(p) for p in parts) or "nothing happens"
-
-
-def report_text(engine: str, report: dict[str, Any], cite: Citations) -> str:
-    """A conformance report for the terminal."""
-    count, agreed = report["scenarios"], report["agreed"]
-    groups = report["groups"]
-    lines = [f"{engine} against the reference evaluator ({report['edition']})",
-             f"{count:,} scenarios (seed {report['seed']}): {agreed:,} agree "
-             f"({100 * report['agreement']:.1f}%), {count - agreed:,} disagree"
-             + (f", {len(groups)} cause{'s' if len(groups) != 1 else ''}" if groups else ""),
-             f"compared: {', '.join(report['compared']) or 'nothing'}"
-             + (f"; not given by the engine: {', '.join(report['not_compared'])}"
-                if report["not_compared"] else "")]
-    for number, group in enumerate(groups, 1):
-        cause = group["cause"]
-        cases = ", ".join(f"#{i}" for i in group["cases"][:8])
-        more = " …" if group["scenarios"] > 8 else ""
-        lines += ["", f"{number}. {cause['aspect']} differs: {group['scenarios']:,} scenarios "
-                      f"({cases}{more})"]
-        lines += [f"   decided by {cite.line(rule)}" for rule in cause["rules"]]
-        for folded in group["folded"]:
-            lines.append(f"   also, as a consequence: {folded['aspect']} "
-                         f"({', '.join(folded['rules'])})")
-        lines.append(f"   smallest scenario ({group['creatures']} creatures, "
-                     f"{group['shrink_steps']} variants tried):")
-        lines += ["     " + row for row in compact_json(group["minimal"]).splitlines()]
-        for difference in group["differences"]:
-            where = f"{difference['step']} step, " if difference["step"] else ""
-            lines.append(f"   {where}{difference['item']}: reference "
-                         f"{json.dumps(difference['reference'])}, engine "
-                         f"{json.dumps(difference['engine'])}")
-        lines.append(f"   reference: {summary(group['reference'])}")
-        lines.append(f"   engine:    {summary(group['engine'])}")
-    return "\n".join(lines)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-import shutil
+import os
 import sqlite3
 import sys
 import textwrap
@@ -15,42 +15,71 @@ import click
 from ..errors import InputError
 from ..lookup import query
 
-DEFAULT_DB = Path("data/rules.db")
-
-
-def default_sources() -> Path:
-    """./data/sources when present, else the data/sources of the checkout holding this package."""
-    here = Path("data/sources")
-    if (here / "catalog.toml").is_file():
-        return here
-    return Path(__file__).resolve().parents[2] / "data" / "sources"
-
-
 DB_PATH = "rulesdb.db_path"  # where the --db of the command run is kept (Context.meta)
+DB_DEFAULT = "rulesdb.db_default"  # set when it is the default database (the user's)
 
 
-def remember_db(ctx: click.Context, param: click.Parameter, value: Path) -> Path:
-    """Keep the --db of the command run where its group can name it in an error."""
+def remember_db(ctx: click.Context, param: click.Parameter, value: Path | None) -> Path:
+    """The --db given (or RULESDB_DB), else the default database in the user's data folder;
+    kept where the group can name it in an error."""
+    if value is None:
+        from ..places import user
+
+        value = user.database()
+        ctx.meta[DB_DEFAULT] = value
     ctx.meta[DB_PATH] = value
     return value
 
 
 db_option = click.option(
-    "--db", "db_path", type=click.Path(dir_okay=False, path_type=Path), default=DEFAULT_DB,
-    envvar="RULESDB_DB", show_default=True, help="Database file (or set RULESDB_DB).",
-    callback=remember_db,
+    "--db", "db_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+    envvar="RULESDB_DB", callback=remember_db,
+    help="Database file (or set RULESDB_DB) [default: rules.db in the user data folder, "
+         "built on first use; `rulesdb info` shows where].",
 )
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 overrides_option = click.option(
     "--overrides", "overrides_path", type=click.Path(dir_okay=False, path_type=Path),
     default=None, envvar="RULESDB_OVERRIDES",
-    help="File of alignments set by hand (or set RULESDB_OVERRIDES) "
-         "[default: data/alignment-overrides.txt].")
+    help="Your file of alignments set by hand, applied on top of those rulesdb ships (or set "
+         "RULESDB_OVERRIDES) [default: alignment-overrides.txt in the user data folder].")
+sources_option = click.option(
+    "--sources", type=click.Path(file_okay=False, path_type=Path), default=None,
+    help="Folder with catalog.toml and the source files [default: the corpus rulesdb "
+         "ships].")
 
 
-def overrides_file(path: Path | None, sources: Path | None = None) -> Path:
-    """The overrides file given, else the one beside the sources folder (default data/)."""
-    return path or (sources or default_sources()).parent / "alignment-overrides.txt"
+def default_sources() -> Path:
+    """The sources folder of the corpus rulesdb ships."""
+    from ..places import shipped
+
+    return shipped.sources()
+
+
+def overrides_file(path: Path | None) -> Path:
+    """The overrides file given, else the user's."""
+    if path is not None:
+        return path
+    from ..places import user
+
+    return user.overrides()
+
+
+def is_default(db_path: Path) -> bool:
+    """Whether `db_path` is the default database of the command run (neither --db nor
+    RULESDB_DB given): it is built on first use and keeps the user's added releases."""
+    ctx = click.get_current_context(silent=True)
+    return ctx is not None and ctx.find_root().meta.get(DB_DEFAULT) == db_path
+
+
+def user_releases(db_path: Path) -> Path | None:
+    """The folder the releases added to `db_path` are kept in: the user's, for the default
+    database; None for another."""
+    if not is_default(db_path):
+        return None
+    from ..places import user
+
+    return user.releases()
 
 
 class ProgressBar:
@@ -87,8 +116,10 @@ def echo_json(data: Any) -> None:
 
 
 def open_db(db_path: Path, thorough: bool = False) -> sqlite3.Connection:
-    """A read-only connection, or an InputError telling how to build the database or why
-    it cannot be read (`thorough`: having read every page of it)."""
+    """A read-only connection to a database ready to answer (`ready`), or an InputError
+    telling how to build the database or why it cannot be read (`thorough`: having read
+    every page of it)."""
+    ready(db_path)
     try:
         conn = query.connect(db_path)
     except FileNotFoundError:
@@ -100,6 +131,37 @@ def open_db(db_path: Path, thorough: bool = False) -> sqlite3.Connection:
     return conn
 
 
+def ready(db_path: Path) -> None:
+    """Build the database first when it must be: the default database on first use, and
+    any database built from the corpus rulesdb ships once rulesdb or that corpus changed
+    (an upgrade), saying why on standard error. Two commands started together build once:
+    the other waits for the write lock, and neither reads a half-built file."""
+    from ..sources.fresh import why_build
+
+    default = is_default(db_path)
+    if why_build(db_path, default) is None:
+        return
+    from ..sources.fresh import rebuild
+
+    def still_needed() -> bool:  # asked holding the write lock
+        why = why_build(db_path, default)
+        if why is not None:
+            click.echo(f"{db_path}: {why}", err=True)
+        return why is not None
+
+    bar = ProgressBar() if sys.stderr.isatty() else None
+    try:
+        report = rebuild(db_path, overrides_file(None), user_releases(db_path), still_needed,
+                         on_step=bar.step if bar else None)
+    finally:
+        if bar:
+            bar.close()
+    if report is not None:
+        leave_quickly()  # the build's heap is not worth tearing down
+        click.echo(f"built {db_path}: {len(report.documents)} documents in "
+                   f"{report.seconds:.0f} s", err=True)
+
+
 def unreadable(db_path: Path | None, problem: str) -> str:
     """The one line saying that the database at `db_path` cannot be read, and why."""
     return f"{db_path}: {problem}; build it again with `rulesdb build`"
@@ -108,7 +170,11 @@ def unreadable(db_path: Path | None, problem: str) -> str:
 
 def wrap(text: str, indent: str = "") -> str:
     """`text` wrapped to the terminal width, paragraph by paragraph."""
-    width = max(40, min(shutil.get_terminal_size((100, 24)).columns, 100))
+    try:  # shutil.get_terminal_size, without importing shutil for it
+        columns = int(os.environ.get("COLUMNS", "0")) or os.get_terminal_size().columns
+    except (OSError, ValueError):
+        columns = 100
+    width = max(40, min(columns, 100))
     return "\n".join(
         textwrap.fill(paragraph, width, initial_indent=indent, subsequent_indent=indent)
         for paragraph in text.split("\n")

@@ -22,14 +22,15 @@ from .common import (
     open_db,
     overrides_file,
     overrides_option,
+    sources_option,
+    user_releases,
 )
 from .render import format_option, output_format, rule_lines
 
 
 @click.command()
 @db_option
-@click.option("--sources", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Folder with catalog.toml and the source files [default: data/sources].")
+@sources_option
 @click.option("--seeds-only", is_flag=True,
               help="Only the bundled documents (five seeds and the judges' three), not the "
                    "history of 115 CR releases (seconds instead of half a minute: for quick "
@@ -39,14 +40,17 @@ from .render import format_option, output_format, rule_lines
 def build(db_path: Path, sources: Path | None, seeds_only: bool, overrides_path: Path | None,
           as_json: bool) -> None:
     """Build the database from the catalogued sources, atomically: the bundled documents (the
-    seeds, and the judges' Magic Tournament Rules and Infraction Procedure Guide: data/policy)
-    and every Comprehensive Rules release of the history (data/history: the text archive,
-    and the releases that survive only as .docx or .doc).
+    seeds, and the judges' Magic Tournament Rules and Infraction Procedure Guide) and every
+    Comprehensive Rules release of the history (the text archive, and the releases that
+    survive only as .docx or .doc), all shipped with rulesdb.
 
-    A failed or interrupted build leaves the previous database untouched. On a terminal a
-    progress bar shows the steps; `--json` or a pipe keeps it quiet. The alignments set by
-    hand in the overrides file (`rulesdb align`) are applied; without that file, those of
-    the previous database are kept.
+    The first command run builds the default database by itself; run `build` to build it
+    again, or another one. A failed or interrupted build leaves the previous database
+    untouched. On a terminal a progress bar shows the steps; `--json` or a pipe keeps it
+    quiet. The editions added to the previous database are kept (and, for the default
+    database, the releases added to it, kept in the user data folder). The alignments set
+    by hand that rulesdb ships are applied, and yours (`rulesdb align`) on top; without
+    either file, those of the previous database are kept.
 
     Example:
 
@@ -72,7 +76,9 @@ def build(db_path: Path, sources: Path | None, seeds_only: bool, overrides_path:
     try:
         report = run_build(db_path, sources or default_sources(), on_document=show,
                            seeds_only=seeds_only, on_step=bar.step if bar else None,
-                           overrides=overrides_file(overrides_path, sources))
+                           overrides=overrides_file(overrides_path),
+                           releases=user_releases(db_path))
+        assert report is not None  # nothing asked whether to build
     finally:
         if bar:
             bar.close()

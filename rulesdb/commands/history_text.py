@@ -13,6 +13,7 @@ from ..lineage import subtree
 from ..lineage.changes import LineChange, alike, steps
 from ..lineage.fold import fold_history, run_note
 from ..lineage.wordiff import CONTEXT, render_inline
+from ..lineage.words import change_words, method_words
 from ..lookup.query import in_editions
 from .common import wrap
 
@@ -85,7 +86,7 @@ def _named(changes: list[Row]) -> list[str]:
     for op in subtree.NAMED:
         numbers = [subtree.named(change) for change in changes if change["op"] == op]
         if numbers:
-            parts.append(f"{op}: {' '.join(numbers)}")
+            parts.append(f"{change_words(op)}: {' '.join(numbers)}")
     return parts
 
 
@@ -99,7 +100,8 @@ def _fitted(parts: list[str], indent: str) -> str:
 
 
 def _head(entry: Row, number: str, change: str) -> str:
-    extra = f" (score {entry['score']:.2f}, {entry['method']})" if "score" in entry else ""
+    extra = (f" (score {entry['score']:.2f}, {method_words(entry['method'])})"
+             if "score" in entry else "")
     if entry.get("set_by_hand"):
         extra += " (set by hand" + (f": {entry['note']})" if entry.get("note") else ")")
     return click.style(f"{entry['doc']}  {number}  [{change}]{extra}", bold=True)

@@ -8,7 +8,6 @@ import click
 
 from ..ingest.policy_names import PENALTIES
 from ..lookup import lookup, query
-from ..lookup import search as full_text
 from .common import (
     InputError,
     NotFound,
@@ -63,6 +62,8 @@ def search(text: str, doc_id: str | None, all_editions: bool, limit: int, db_pat
 
         rulesdb search "what happens if both players lose at the same time"
     """
+    from ..lookup import search as full_text  # the glossary, keywords and refs do without it
+
     fmt = output_format(fmt, as_json)
     conn = open_db(db_path)
     doc_id = check_document(conn, doc_id)

@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from ..lookup.search import HIT_END, HIT_START, also_in, describe, oldest
+from ..lookup.display import HIT_END, HIT_START, also_in, describe, oldest
 from .common import wrap
 
 Row = dict[str, Any]
@@ -165,11 +165,14 @@ def search_lines(result: Row, fmt: str, chosen: bool = False) -> list[str]:
         label = hit.get("number") or hit.get("term")
         head = f"{hit['kind']} {label} ({hit['document']}{also_in(hit)})"
         snippet = highlight(hit["snippet"].replace("\n", " "), fmt)
+        why = "; ".join(hit.get("why") or [])
         if md:
-            lines.append(f"- {head}: {snippet}")
+            lines.append(f"- {head}: {snippet}" + (f" _({why})_" if why else ""))
         else:
             lines.append(click.style(head, bold=True))
             lines.append(snippet)
+            if why:
+                lines.append(click.style(wrap(f"why: {why}", "  "), dim=True))
     return lines
 
 

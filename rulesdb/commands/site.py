@@ -6,7 +6,15 @@ from pathlib import Path
 
 import click
 
-from .common import db_option, default_sources, echo_json, json_option, open_db
+from .common import (
+    db_option,
+    default_sources,
+    echo_json,
+    json_option,
+    open_db,
+    ready,
+    sources_option,
+)
 
 
 @click.command()
@@ -15,14 +23,14 @@ from .common import db_option, default_sources, echo_json, json_option, open_db
               help="Address to listen on (0.0.0.0 makes the site public).")
 @click.option("--port", default=8001, show_default=True, type=click.IntRange(0, 65535),
               help="Port to listen on.")
-@click.option("--sources", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Folder to build from when the database is missing [default: data/sources].")
+@sources_option
 @click.option("--workers", type=click.IntRange(1, 64), default=None,
               help="Processes answering requests [default: one per core, at most 4].")
 @json_option
 def serve(db_path: Path, host: str, port: int, sources: Path | None, workers: int | None,
           as_json: bool) -> None:
-    """Serve the rules site with Datasette, building the database first when it is missing.
+    """Serve the rules site with Datasette, building the database first when it is missing
+    (from --sources) or was built by another rulesdb (an upgrade).
 
     Read-only: the database is opened immutable and every query has a time limit. A
     database that cannot be read is refused at start (and, damaged while served, each page
@@ -36,6 +44,7 @@ def serve(db_path: Path, host: str, port: int, sources: Path | None, workers: in
     """
     from ..site.serve import default_workers, ensure_database, run
 
+    ready(db_path)
     built = ensure_database(db_path, sources or default_sources())
     open_db(db_path, thorough=True).close()  # a damaged file is refused before serving
     url = f"http://{host}:{port}/"

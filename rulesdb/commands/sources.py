@@ -21,6 +21,8 @@ from .common import (
     leave_quickly,
     overrides_file,
     overrides_option,
+    ready,
+    user_releases,
 )
 
 # Beyond this many files `add` shows a progress bar (on stderr, when it is a terminal).
@@ -69,12 +71,14 @@ def add(files: tuple[Path, ...], db_path: Path, replace: bool, doc_id: str | Non
     was, unless --keep-going: then the files that do not parse or are refused are listed
     and left out, and the others are added. The database is created when missing. A folder
     stands for the release files directly in it (.txt, .docx, .doc, .rtf, .pdf), "-" for
-    standard input. A copy with its line breaks lost (pasted from a web page, whitespace
-    collapsed) is recognized and read as the release. The alignments set by hand in the
-    overrides file (`rulesdb align`) are applied, as `build` applies them. A file longer
-    than --max-mb (or holding more once read: a .docx, a PDF), a PDF without a text layer
-    (a scan), an encrypted or damaged document, or one rule, example or glossary entry
-    longer than 64 KB, is refused.
+    standard input. Added to the default database, each release is kept as a file in the
+    user data folder too, so that a rebuild (after an upgrade) adds it again. A copy with
+    its line breaks lost (pasted from a web page, whitespace collapsed) is recognized and
+    read as the release. The alignments set by hand in the overrides file (`rulesdb align`)
+    are applied, as `build` applies them. A file longer than --max-mb (or holding more once
+    read: a .docx, a PDF), a PDF without a text layer (a scan), a document that needs a
+    password to open or is damaged, or one rule, example or glossary entry longer than
+    64 KB, is refused.
 
     Example:
 
@@ -92,6 +96,8 @@ def add(files: tuple[Path, ...], db_path: Path, replace: bool, doc_id: str | Non
 
     leave_quickly()
     paths = release_files(files)
+    if not dry_run:
+        ready(db_path)
     # a PDF's or a Word document's text is read while the add's modules are imported
     early = read_early(paths, megabytes(max_mb))
     try:
@@ -101,7 +107,8 @@ def add(files: tuple[Path, ...], db_path: Path, replace: bool, doc_id: str | Non
             report = add_files(db_path, paths, replace=replace, doc_id=doc_id, on_step=step,
                                keep_going=keep_going, dry_run=dry_run,
                                max_bytes=megabytes(max_mb), keep_path=keep_path,
-                               overrides=overrides_file(overrides_path), early=early)
+                               overrides=overrides_file(overrides_path), early=early,
+                               releases=user_releases(db_path))
     finally:
         for text in early.values():
             text.cancel()
@@ -158,9 +165,12 @@ def fetch(day: Any, latest: bool, url: str | None, db_path: Path, replace: bool,
         raise InputError("give one of --date, --latest and --url")
     limits = Limits(timeout=timeout, max_bytes=int(max_mb * 1024 * 1024))
     when: date | None = day.date() if day else None
+    if not dry_run:
+        ready(db_path)
     url, report = run_fetch(db_path, when, media_url=media_url, rules_page=rules_page,
                             limits=limits, replace=replace, doc_id=doc_id, url=url,
-                            dry_run=dry_run, overrides=overrides_file(overrides_path))
+                            dry_run=dry_run, overrides=overrides_file(overrides_path),
+                            releases=user_releases(db_path))
     if not as_json:
         click.echo(f"downloaded {url}")
     _show(report, db_path, as_json, url, dry_run=dry_run)
@@ -185,7 +195,7 @@ def remove(doc_ids: tuple[str, ...], db_path: Path, as_json: bool) -> None:
     from ..sources.remove import remove_documents
 
     leave_quickly()
-    report = remove_documents(db_path, list(doc_ids))
+    report = remove_documents(db_path, list(doc_ids), releases=user_releases(db_path))
     if as_json:
         echo_json({"db": str(db_path), "removed": report.removed, "layers": report.layers,
                    "notes": report.notes, "seconds": round(report.seconds, 3)})

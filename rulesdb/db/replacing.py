@@ -17,10 +17,8 @@ import contextlib
 import errno
 import os
 import re
-import shutil
 import sqlite3
 import stat
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -62,12 +60,17 @@ def scratch_folder(kind: str) -> Path:
     its process id so that, were the process killed, a later one removes it
     (`sweep_scratch`)."""
     assert kind in SCRATCH_KINDS, kind
+    import tempfile  # here: a lookup reads file_stamp, and needs neither tempfile nor shutil
+
     return Path(tempfile.mkdtemp(prefix=f"rulesdb-{kind}-{os.getpid()}-"))
 
 
 def sweep_scratch() -> list[Path]:
     """Remove the scratch folders (`scratch_folder`) of this user's processes that are gone,
     and return them: a dry run killed leaves a full copy of the database behind."""
+    import shutil
+    import tempfile
+
     removed = []
     with contextlib.suppress(OSError):
         for path in Path(tempfile.gettempdir()).iterdir():

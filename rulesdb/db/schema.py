@@ -12,7 +12,7 @@ from typing import Any
 
 import sqlite_utils
 
-from .layer_tables import LAYER_INDEXES, LAYER_SPECS, LAYER_TABLES
+from .layer_tables import LAYER_INDEXES, LAYER_SPECS, LAYER_TABLES, SPARSE_INDEXES
 from .views import RULES_VIEW, TERM_MENTIONS_VIEW, view
 
 __all__ = ["FTS", "INDEXES", "LAYER_TABLES", "TABLES", "OutdatedSchema", "ensure_schema"]
@@ -68,6 +68,13 @@ TABLES: dict[str, dict[str, Any]] = {
         "pk": "id",
         "foreign_keys": [("document", "documents", "id"), ("parent_id", "rule_rows", "id"),
                          ("text_id", "texts", "id")],
+    },
+    # each distinct (title, text) a rule prints, once: what the rules' full-text index holds
+    # (rulesdb.db.fts; the view `rules_fts` gives it back row by row)
+    "rule_heads": {
+        "columns": {"id": int, "title": str, "text_id": int},
+        "pk": "id",
+        "foreign_keys": [("text_id", "texts", "id")],
     },
     "examples": {
         "columns": {
@@ -171,6 +178,8 @@ TABLES: dict[str, dict[str, Any]] = {
         "pk": "line",
     },
     "search_stopwords": {"columns": {"word": str}, "pk": "word"},
+    # the second stage's weights (data/search-ranker.toml; rulesdb.lookup.rerank)
+    "search_ranker": {"columns": {"name": str, "weight": float}, "pk": "name"},
     # how many distinct rule texts say each stem (rulesdb.db.fts.count_stems)
     "search_stems": {"columns": {"stem": str, "texts": int}, "pk": "stem"},
     # `rulesdb add` / `fetch`: the source bytes of added documents (zlib), so that
@@ -181,6 +190,8 @@ TABLES: dict[str, dict[str, Any]] = {
         "pk": "document",
         "foreign_keys": [("document", "documents", "id")],
     },
+    # what the database was built from (rulesdb.db.stamp)
+    "build_info": {"columns": {"key": str, "value": str}, "pk": "key"},
     **LAYER_SPECS,
 }
 
@@ -188,8 +199,10 @@ INDEXES: dict[str, list[tuple[list[str], bool]]] = {
     "texts": [(["digest"], True)],
     "rule_rows": [(["document", "number"], True), (["document", "position"], False),
               (["parent_id"], False), (["number"], False),
-              # the rules that print a text (search: where a text found in every edition is)
-              (["text_id"], False)],
+              # the rules that print a text (search: where a text found in every edition is;
+              # the view rules_fts: the rows of a (title, text) the index found)
+              (["text_id", "title"], False)],
+    "rule_heads": [(["text_id", "title"], False)],
     "examples": [(["rule_id"], False)],
     "glossary": [(["document", "term"], False)],
     "citations": [(["rule_id"], False), (["source"], False)],
@@ -197,12 +210,25 @@ INDEXES: dict[str, list[tuple[list[str], bool]]] = {
     **LAYER_INDEXES,
 }
 
+# Tables indexed row by row. The rules are indexed once per distinct (title, text)
+# (`rule_heads`), their rows repeating their texts edition after edition (rulesdb.db.fts).
 FTS: dict[str, list[str]] = {
-    "rules": ["title", "text"],
     "examples": ["text"],
     "glossary": ["term", "definition"],
 }
 
+
+
+def _sparse_index(db: sqlite_utils.Database, table: str, column: str) -> None:
+    """The index of a mostly NULL column over its values only (an older version's index of
+    every row, under the same name, is replaced)."""
+    name = f"idx_{table}_{column}"
+    found = db.execute("SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?",
+                       [name]).fetchone()
+    if found is not None and "WHERE" not in found[0]:
+        db.execute(f"DROP INDEX [{name}]")
+    db.execute(f"CREATE INDEX IF NOT EXISTS [{name}] ON [{table}] ([{column}]) "
+               f"WHERE [{column}] IS NOT NULL")
 
 
 class OutdatedSchema(Exception):
@@ -233,6 +259,10 @@ def ensure_schema(db: sqlite_utils.Database, tables: list[str] | None = None) ->
                     db[name].add_column(column, kind)
         for columns, unique in INDEXES.get(name, []):
             db[name].create_index(columns, unique=unique, if_not_exists=True)
+        for column in SPARSE_INDEXES.get(name, []):
+            _sparse_index(db, name, column)
+        if name == "rule_rows":  # an older version's index, (text_id, title) serves as well
+            db.execute("DROP INDEX IF EXISTS idx_rule_rows_text_id")
     if tables is None:
         view(db, "rules", RULES_VIEW)
     if tables is None or "glossary" in tables:

@@ -12,7 +12,7 @@ from ..ingest.model import Document, Rule
 from ..ingest.policy_infractions import infraction
 from .bulk import insert_rows, insert_tuples
 from .editions import cited_edition
-from .fts import index_texts, unindex_fts, unindex_texts
+from .fts import drop_unused_heads, index_texts, unindex_fts, unindex_texts
 
 DOCUMENT_TABLES = ["rule_rows", "examples", "glossary", "citations", "glyphs", "parts", "residue",
                    "build_warnings", "infractions"]
@@ -82,6 +82,7 @@ def delete_document(db: sqlite_utils.Database, doc_id: str) -> None:
     for table in reversed(DOCUMENT_TABLES):
         if db[table].exists():
             db.execute(f"DELETE FROM [{table}] WHERE document = ?", [doc_id])
+    drop_unused_heads(db)
     if db["texts"].exists():  # the texts no other document shares
         unused = "id NOT IN (SELECT text_id FROM rule_rows WHERE text_id IS NOT NULL)"
         unindex_texts(db, unused)

@@ -2,6 +2,6 @@
 
 Pure Python over an immutable game model; imports nothing else of rulesdb (the enforcement
 layer reads its registry). `outcome.evaluate(scenario)` plays a combat scenario (JSON, see
-scenario.schema.json) and returns its outcome (outcome.schema.json); `conformance.check`
+scenario.schema.json) and returns its outcome (outcome.schema.json); `rulesdb.conformance`
 tests another engine against it.
 """

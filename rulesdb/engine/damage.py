@@ -9,7 +9,7 @@ from .model import GameState, Permanent, changed, protected_from
 from .registry import enforces
 
 if TYPE_CHECKING:
-    from .combat import Assignment
+    from .division import Assignment
 
 
 @enforces("702.16e", "702.15b", "702.15e", "702.80a", "702.90b", "702.90c", "702.2b",

@@ -202,6 +202,26 @@ class GameState:
         return tuple(p for p in self.players if p.id != player_id and not p.lost)
 
 
+@dataclass(frozen=True)
+class Attack:
+    """An attacking creature, what it attacks (player, planeswalker or battle), its blockers.
+
+    `defender` is the defending player (the player attacked, the planeswalker's controller,
+    the battle's protector); `blocked` is set when it stays blocked without blockers.
+    """
+
+    attacker: str
+    target: str
+    blockers: tuple[str, ...] = ()
+    blocked: bool | None = None
+    defender: str | None = None
+
+    @property
+    def is_blocked(self) -> bool:
+        """Blocked stays true after its blockers are gone (509.1h)."""
+        return bool(self.blockers) if self.blocked is None else self.blocked
+
+
 def protected_from(protection: frozenset[str], source: Permanent) -> bool:
     """Whether protection qualities (colors, types, a player id, "everything") cover `source`."""
     if not protection:

@@ -7,7 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .blocking import EVASION_RULES
-from .combat import FIRST_STRIKE, Assignment, StepReport
+from .combat import FIRST_STRIKE, StepReport
+from .division import Assignment
 from .model import GameState, Permanent
 from .outcome import Evaluation
 

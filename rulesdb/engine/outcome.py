@@ -10,14 +10,19 @@ the rules of cr-2025-06-06 that decided each item; engines need not give them.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .combat import Assignment, Attack, IllegalAssignment, Pending, StepReport, resolve_combat
+from .combat import StepReport, Tolerate, resolve_combat
+from .division import Assignment, IllegalAssignment, Pending
 from .fields import ScenarioError
-from .model import GameState, Permanent
+from .model import Attack, GameState, Permanent
 from .policies import POLICIES
 from .scenario import Scenario, load
+
+# An engine's division for (source, step), or None to leave it to the scenario.
+Chosen = Callable[[str, str], list[Assignment] | None]
 
 
 @dataclass(frozen=True)
@@ -35,13 +40,24 @@ def evaluate(scenario: Any) -> dict[str, Any]:
     return outcome(run(load(scenario)))
 
 
-def run(scenario: Scenario) -> Evaluation:
-    """Play the combat damage steps of a checked scenario."""
+def run(scenario: Scenario, chosen: Chosen | None = None,
+        tolerate: Tolerate | None = None) -> Evaluation:
+    """Play the combat damage steps of a checked scenario. `chosen(source, step)` may give a
+    division of its own (an engine's, replayed), checked like one a scenario gives; None
+    leaves it to the scenario. An illegal division of the scenario's is a ScenarioError, one
+    `chosen` gives an IllegalAssignment (with the steps played before it) unless `tolerate`
+    lets the step go on with it (see `combat.assign_step`)."""
     attack_policy, block_policy = (POLICIES[scenario.policies[0]][0],
                                    POLICIES[scenario.policies[1]][1])
     explicit = scenario.explicit
+    overridden: set[tuple[str, str]] = set()
 
     def given(source: str, step: str) -> list[Assignment] | None:
+        if chosen is not None:
+            division = chosen(source, step)
+            if division is not None:
+                overridden.add((source, step))
+                return division
         entry = explicit.get((source, step)) or explicit.get((source, None))
         if entry is None:
             return None
@@ -49,29 +65,30 @@ def run(scenario: Scenario) -> Evaluation:
 
     def attacker_choice(state: GameState, step: str, attack: Attack,
                         pending: Pending) -> list[Assignment]:
-        chosen = given(attack.attacker, step) if explicit else None
-        return attack_policy(state, step, attack, pending) if chosen is None else chosen
+        division = given(attack.attacker, step) if explicit or chosen else None
+        return attack_policy(state, step, attack, pending) if division is None else division
 
     def blocker_choice(state: GameState, step: str, blocker: Permanent,
                        attackers: list[Permanent], pending: Pending) -> list[Assignment]:
-        chosen = given(blocker.id, step) if explicit else None
-        if chosen is not None:
-            return chosen
+        division = given(blocker.id, step) if explicit or chosen else None
+        if division is not None:
+            return division
         if len(attackers) > 1:  # in the order the scenario lists them
             order = scenario.blocks[blocker.id]
             attackers = sorted(attackers, key=lambda a: order.index(a.id))
         return block_policy(state, step, blocker, attackers, pending)
 
     def checked(source: str, step: str) -> bool:
-        return (source, step) in explicit or (source, None) in explicit
+        return ((source, step) in overridden or (source, step) in explicit
+                or (source, None) in explicit)
 
     try:
         after, reports = resolve_combat(scenario.state, list(scenario.attacks),
                                         attacker_choice, blocker_choice, checked,
-                                        tuple(scenario.blocks))
+                                        tuple(scenario.blocks), tolerate)
     except IllegalAssignment as exc:
         entry = explicit.get((exc.source, exc.step)) or explicit.get((exc.source, None))
-        if entry is None:
+        if entry is None or (exc.source, exc.step) in overridden:
             raise
         raise ScenarioError(f"assignments[{entry.index}].damage",
                             f"{exc} in the {exc.step} combat damage step ({exc.rule})",

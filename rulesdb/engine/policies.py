@@ -18,18 +18,16 @@ assignments, whatever the others assign in the same step.
 
 from __future__ import annotations
 
-from .combat import (
+from .combat import AttackerChooser, BlockerChooser
+from .division import (
     Assignment,
-    Attack,
-    AttackerChooser,
-    BlockerChooser,
     Pending,
     assigned_power,
     excess_targets,
     lethal_damage,
     present_blockers,
 )
-from .model import GameState, Permanent
+from .model import Attack, GameState, Permanent
 
 DEFAULT = "lethal_in_order"
 

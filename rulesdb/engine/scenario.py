@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import blocking, sba
-from .combat import FIRST_STRIKE, STEPS, STRIKERS, Attack
+from .combat import FIRST_STRIKE, STEPS, STRIKERS
 from .fields import (
     ScenarioError,
     array,
@@ -22,7 +22,7 @@ from .fields import (
     words,
 )
 from .keywords import parse_keywords
-from .model import GameState, Permanent, Player, counters_of
+from .model import Attack, GameState, Permanent, Player, counters_of
 from .policies import DEFAULT, POLICIES
 from .vocabulary import (
     ASSIGNMENT_FIELDS,

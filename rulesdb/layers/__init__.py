@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 import sqlite_utils
 
-from . import enforcement, keywords, lineage, references, terms
+from . import enforcement, keywords, lineage, paraphrases, references, terms
 
 Layer = Callable[[sqlite_utils.Database, list[str]], str]
 
@@ -18,5 +18,7 @@ LAYERS: dict[str, Layer] = {
     "keywords": keywords.compute,
     "enforcement": enforcement.compute,
     "lineage": lineage.compute,
+    # before terms: it runs here while the terms layer's worker finds its mentions
+    "paraphrases": paraphrases.compute,
     "terms": terms.compute,
 }

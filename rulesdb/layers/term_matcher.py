@@ -94,6 +94,11 @@ def _lemma_table() -> _Lemmas:
     return _Lemmas()
 
 
+def lemma(lower: str) -> str:
+    """The lemma of a lower-case word ("having" → "have"; "lightning" stays)."""
+    return _lemma_table()[lower]
+
+
 def tokens_of(text: str) -> list[tuple[int, int, str, str]]:
     """(start, end, lower, lemma) of each token of `text`."""
     return _tokens(_tokenizer()(text), text)

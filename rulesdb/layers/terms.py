@@ -21,6 +21,9 @@ What counts as a mention:
   "prevention effects" under Prevention Effects);
 - not inside a cross-reference ("see rule 702.19, "Trample"" links nothing) nor a template
   placeholder ("[Effect]");
+- not inside a card's, token's or product's name in running text ("Power" in "One card (Power
+  Play)", "Commander" in "Commander Legends"): rulesdb.layers.card_names tells the names by
+  their capitals; headings, capitalized word by word, are not searched for names;
 - obsolete entries ("Cast (Obsolete)") only in documents older than their glossary, whose
   texts use the old wording; function-word entries ("You, Your", "At", "X", "Instead") never.
 
@@ -46,6 +49,7 @@ import sqlite_utils
 from ..db.schema import ensure_schema
 from ..ingest.model import GLOSSARY_CUT_OFF, Document
 from . import token_cache
+from .card_names import names, outside_names
 from .term_matcher import TermMatcher, tokens_of
 from .term_rows import Found, Rows, finish, glossary_terms, known_sets
 
@@ -58,6 +62,9 @@ NOT_LINKED = {
     "number", "order",
 }
 TITLED_KINDS = {"rule", "subrule", "keyword"}  # kinds whose title names what they define
+# kinds whose text is a heading, capitalized word by word: no card names are looked for there
+# (rulesdb.layers.card_names), nor in a rule whose text is its title ("702.19 Trample")
+HEADING_KINDS = {"chapter", "section", "heading", "topic"}
 # template placeholders ("[Cost]: [Effect.]", "Solved — [Ability text]") are not term uses
 PLACEHOLDER = re.compile(r"\[[^\]\n]{1,40}\]")
 _QUOTED = r'["“][^"”\n]{1,80}["”]'
@@ -255,13 +262,14 @@ def _names(db: Any, glossary_doc: str, older_text: bool) -> list[tuple[int, str]
 
 
 def _mentions(job: Job, matcher: TermMatcher,
-              memo: dict[tuple[str, tuple, frozenset], list[tuple[int, int, int]]],
+              memo: dict[tuple[str, tuple, frozenset, bool], list[tuple[int, int, int]]],
               done: token_cache.Tokenized) -> Rows:
     """The mention rows of a job's texts; `memo` holds what `matcher` found in a text with
     given blocked spans and own entries (the same, whichever document the text is in),
     `done` the tokens of every text met so far."""
     own = _own_entries(job.titles, matcher)
     references = _reference_spans(job)
+    kinds = {rule_id: (kind, title) for rule_id, _, kind, title in job.titles}
     asks = []
     for rule_id, example_id, text, owner in job.items:
         key = ("examples", example_id) if example_id else ("rules", rule_id)
@@ -269,12 +277,16 @@ def _mentions(job: Job, matcher: TermMatcher,
             else []
         if "[" in text:
             spans = spans + [m.span() for m in PLACEHOLDER.finditer(text)]
-        asks.append((text, tuple(spans), frozenset(own.get(owner, ()))))
+        kind, title = kinds.get(rule_id, (None, None))
+        running = example_id is not None or not (kind in HEADING_KINDS or title == text)
+        asks.append((text, tuple(spans), frozenset(own.get(owner, ())), running))
     new = [ask for ask in dict.fromkeys(asks) if ask not in memo]
     done.tokenize([ask[0] for ask in new])
     tokens, lexicon = done.tokens, done.lexicon
-    for ask in new:
-        memo[ask] = matcher.find_in(tokens[ask[0]], lexicon, list(ask[1]), set(ask[2]))
+    for text, blocked, skip, running in new:
+        found = matcher.find_in(tokens[text], lexicon, list(blocked), set(skip))
+        memo[text, blocked, skip, running] = outside_names(found, names(text)) if running \
+            else found
     return Rows(job.doc_id, job.items, [memo[ask] for ask in asks])
 
 

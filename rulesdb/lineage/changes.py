@@ -15,6 +15,7 @@ from typing import Any
 from . import wordiff
 from .fold import related_key, same_key
 from .text import key_ratio, normalize
+from .words import change_words
 
 SIMILAR = 0.5  # two lines at least this alike (word ratio) are one line edited
 # a line's number as printed: a rule ("702.19a") or a rulings-summary item ("A.27.Ruling.1")
@@ -45,10 +46,11 @@ class Comparison:
 
     def label(self, change: str, renumbered: bool) -> str:
         """What a version's change is called when shown against this earlier one: the
-        aligner's word, unless it says only "unchanged" (or "aligned", a heading), which may
-        hide an edit of the text, of the lines under it, or a new number."""
+        aligner's change type in words, unless it says only "unchanged" (or "aligned", a
+        heading), which may hide an edit of the text, of the lines under it, or a new
+        number."""
         if change not in ("unchanged", "aligned"):
-            return change
+            return change_words(change)
         return ("edited" if self.own else "subrules changed" if self.lines
                 else "renumbered" if renumbered else "unchanged")
 
@@ -65,10 +67,10 @@ class Step:
     @property
     def label(self) -> str:
         """What the change is called, in the terminal, on the site and in the feed alike:
-        first, edited, subrules changed, renumbered, renumbered_edited, split, merged,
-        unchanged, or concept (a related text)."""
+        first, edited, subrules changed, renumbered, renumbered and edited, split, merged,
+        unchanged, or related (a related text) (rulesdb.lineage.words)."""
         if self.before is None or self.comparison is None:
-            return self.item["change"]
+            return change_words(self.item["change"])
         return self.comparison.label(self.item["change"], self.renumbered)
 
     @property

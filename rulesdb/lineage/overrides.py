@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 import sqlite3
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import InputError
@@ -42,6 +42,7 @@ class Override:
     link: bool
     note: str = ""
     line: int | None = None  # its line in the overrides file
+    file: str | None = field(default=None, compare=False)  # that file (errors name it)
 
     @property
     def key(self) -> tuple[str, str, str, str]:
@@ -91,13 +92,13 @@ def parse(text: str, path: Path | str) -> list[Override]:
         where = f"{path}, line {number}"
         if not match:
             raise InputError(f"{where}: expected {FORMAT}")
-        for field in ("old_doc", "new_doc"):
-            if not DOC_ID.fullmatch(match[field]):
-                raise InputError(f"{where}: {match[field]!r} is not a document id")
-        for field in ("old", "new"):
-            if not NUMBER.fullmatch(match[field].rstrip(".")):
-                raise InputError(f"{where}: {match[field]!r} is not a rule number")
-        override = _from_match(match, number)
+        for name in ("old_doc", "new_doc"):
+            if not DOC_ID.fullmatch(match[name]):
+                raise InputError(f"{where}: {match[name]!r} is not a document id")
+        for name in ("old", "new"):
+            if not NUMBER.fullmatch(match[name].rstrip(".")):
+                raise InputError(f"{where}: {match[name]!r} is not a rule number")
+        override = _from_match(match, number, str(path))
         if override.old_doc == override.new_doc:
             raise InputError(f"{where}: both rules are in {override.old_doc}")
         earlier = next((o for o in found if o.clashes(override)), None)
@@ -108,10 +109,20 @@ def parse(text: str, path: Path | str) -> list[Override]:
     return found
 
 
-def _from_match(match: re.Match[str], line: int | None = None) -> Override:
+def _from_match(match: re.Match[str], line: int | None = None,
+                file: str | None = None) -> Override:
     return Override(match["old_doc"], match["old"].rstrip("."), match["new_doc"],
                     match["new"].rstrip("."), match["op"] == "=", (match["note"] or "").strip(),
-                    line)
+                    line, file)
+
+
+def layered(files: Iterable[list[Override]]) -> list[Override]:
+    """The overrides of several files, each file's on top of the earlier ones': a line that
+    clashes with an earlier file's replaces it (the user's own over those rulesdb ships)."""
+    result: list[Override] = []
+    for overrides in files:
+        result = [o for o in result if not any(o.clashes(n) for n in overrides)] + overrides
+    return result
 
 
 def read(path: Path) -> list[Override] | None:
@@ -231,12 +242,16 @@ def _pair(a: RuleRec, b: RuleRec, note: str | None, mapping: Mapping[str, str]) 
 def stored(conn: sqlite3.Connection, old_doc: str | None = None,
            new_doc: str | None = None) -> list[Override]:
     """The overrides the database holds (of one pair of editions when both are given)."""
+    columns = "old_doc, old_number, new_doc, new_number, link, note, line"
+    where = "WHERE ? IS NULL OR (old_doc = ? AND new_doc = ?) ORDER BY id"
     try:
-        cursor = conn.execute(
-            "SELECT old_doc, old_number, new_doc, new_number, link, note, line "
-            "FROM alignment_overrides WHERE ? IS NULL OR (old_doc = ? AND new_doc = ?) "
-            "ORDER BY id", [old_doc, old_doc, new_doc])
+        try:
+            cursor = conn.execute(f"SELECT {columns}, file FROM alignment_overrides {where}",
+                                  [old_doc, old_doc, new_doc])
+        except sqlite3.OperationalError:  # made before the files were recorded
+            cursor = conn.execute(f"SELECT {columns}, NULL FROM alignment_overrides {where}",
+                                  [old_doc, old_doc, new_doc])
     except sqlite3.OperationalError:  # a database made before overrides existed
         return []
-    return [Override(a, b, c, d, bool(link), note or "", line)
-            for a, b, c, d, link, note, line in cursor]
+    return [Override(a, b, c, d, bool(link), note or "", line, file)
+            for a, b, c, d, link, note, line, file in cursor]

@@ -27,6 +27,7 @@ from typing import Any
 
 from . import wordiff
 from .query import OP_ORDER, diff, in_section
+from .words import counted
 
 Row = dict[str, Any]
 SUMMARY_AFTER = 20  # rules in a subtree (the heading included) past which a history is summed up
@@ -160,5 +161,5 @@ def placed(change: Row, step: Row) -> tuple[str, str]:
 
 
 def described(counts: dict[str, int]) -> str:
-    """"3 edited, 1 added" (the diff's order)."""
-    return ", ".join(f"{n} {op}" for op, n in counts.items()) or "nothing changed"
+    """"3 edited, 1 renumbered and edited, 1 added" (the diff's order, in words)."""
+    return counted(counts) or "nothing changed"

@@ -217,7 +217,7 @@ def meet(conn: sqlite3.Connection, scope: Scope, found: list[Evidence],
         for index in rules:
             for word in set(said[index]) - names:
                 counts[word] += 1
-        profiles[place] = sorted(counts, key=lambda word: -counts[word])[:PROFILE]
+        profiles[place] = sorted(counts, key=lambda word: (-counts[word], word))[:PROFILE]
     words = {word for profile in profiles.values() for word in profile}
     stems = _stem_weights(conn, {stem(word) for word in words})
     weight = {word: stems.get(stem(word), 0.0) for word in words}

@@ -10,11 +10,11 @@ import re
 import sqlite3
 
 from . import reading
+from .display import HIT_END, HIT_START
 from .query import Row
 from .reading import stem
 from .scope import Scope
 
-HIT_START, HIT_END = "\x02", "\x03"  # snippet highlight markers, rendered per output format
 SNIPPET_WORDS = 24
 WORD_SPAN = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 

@@ -6,7 +6,6 @@ Plain sqlite3 over a built database, cheap to import (no spaCy, no sqlite-utils)
 
 from __future__ import annotations
 
-import difflib
 import json
 import re
 import sqlite3
@@ -172,6 +171,8 @@ def _spellings(conn: sqlite3.Connection, docs: list[str] | None) -> dict[str, st
 
 
 def _suggest(wanted: str, spelled: dict[str, str]) -> list[str]:
+    import difflib  # only a term not found asks for the nearest spellings
+
     close = difflib.get_close_matches(wanted, list(spelled), n=5, cutoff=0.7)
     inside = [name for name in spelled if wanted in name and name not in close]
     seen: list[str] = []

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import json
 import sqlite3
 from pathlib import Path
@@ -207,6 +206,8 @@ def suggest_numbers(conn: sqlite3.Connection, number: str, doc_id: str | None = 
         near = [n for n in numbers if n.startswith(number[:cut]) and n != number]
         if near:
             return sorted(near, key=natural_key)[:5]
+    import difflib  # only a rule not found asks for the nearest numbers
+
     return difflib.get_close_matches(number, numbers, n=5, cutoff=0.6)
 
 

@@ -81,7 +81,9 @@ def rank(conn: sqlite3.Connection, scope: Scope, found: list[Evidence],
             ranked.append(Ranked(kind, key, coverage, said / total,
                                  tuple(place for place in range(len(found))
                                        if bits >> place & 1)))
-    ranked.sort(key=lambda item: -item.coverage)
+    # equal scores in document order, glossary after rules: the same order whatever order
+    # the sets above were filled in (it varies with Python's string hashing)
+    ranked.sort(key=lambda item: (-item.coverage, item.kind == "glossary", item.key))
     return _by_density(conn, scope, ranked, exact_terms or set())
 
 
@@ -125,7 +127,8 @@ def _by_density(conn: sqlite3.Connection, scope: Scope, ranked: list[Ranked],
     head.sort(key=lambda item: (
         not (item.kind == "glossary" and item.key in exact),
         -round(item.coverage / BUCKET),
-        -item.said / math.sqrt(max(lengths.get((item.kind, item.key), 0), LENGTH_NORM))))
+        -item.said / math.sqrt(max(lengths.get((item.kind, item.key), 0), LENGTH_NORM)),
+        item.kind == "glossary", item.key))
     return head + ranked[RERANK:]
 
 

@@ -29,6 +29,7 @@ class Scope:
     titles: dict[int, str] = field(default_factory=dict)  # rule index → its title
     by_text: dict[int, list[int]] = field(default_factory=dict)  # text id → rule indexes
     by_rule_id: dict[int, int] = field(default_factory=dict)  # rule id → rule index
+    up: list[int | None] = field(default_factory=list)  # rule index → its parent's index
     children: dict[int, list[int]] = field(default_factory=dict)
     sizes: dict[int, int] = field(default_factory=dict)  # rule index → rules under it
     examples: tuple[int, int] | None = None  # the rowid range of its examples
@@ -116,7 +117,7 @@ def load_scope(conn: sqlite3.Connection, doc_id: str, rule_kind: str = "rule") -
         by_text = scope.by_text
         for index, text_id in enumerate(text_ids):
             by_text.setdefault(text_id, []).append(index)
-        ups = [scope.by_rule_id.get(parent) for parent in parents]
+        ups = scope.up = [scope.by_rule_id.get(parent) for parent in parents]
         children, sizes = scope.children, scope.sizes
         for index in range(len(rows) - 1, -1, -1):  # children before their parents
             up = ups[index]

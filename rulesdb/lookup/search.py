@@ -17,10 +17,10 @@ import os
 import re
 import sqlite3
 
-from . import evidence, ranking, reading
+from . import evidence, ranking, reading, rerank
 from . import hits as shown
-from .hits import HIT_END, HIT_START
-from .query import Row, in_editions
+from .display import HIT_END, HIT_START, also_in, describe, oldest
+from .query import Row
 from .scope import Scope, load_scope
 
 RULE_NUMBER = re.compile(
@@ -29,7 +29,7 @@ MAX_QUERY_CHARS = 1000  # a longer query is read up to here (and says so)
 STILL_USED = 10  # an obsolete term said by more rules than this is read as plain words
 OLD_HITS = 3  # rules shown from the last edition that had a concept the current rules lack
 
-__all__ = ["HIT_END", "HIT_START", "also_in", "current_edition", "describe",
+__all__ = ["HIT_END", "HIT_START", "also_in", "current_edition", "describe", "first_stage",
            "looks_like_rule_number", "oldest", "read_query", "search"]
 
 
@@ -71,13 +71,14 @@ def search(conn: sqlite3.Connection, query: str, doc_id: str | None = None, limi
     hits: list[Row] = []
     old: list[Row] = []
     if scope_id is not None and read.concepts:
-        scope = _scope(conn, scope_id)
-        found = [evidence.evidence(conn, scope, concept) for concept in read.concepts]
-        evidence.about(conn, scope, list(read.concepts), found, lexicon.stopwords)
-        evidence.meet(conn, scope, found, lexicon.stopwords)
-        ranked = ranking.rank(conn, scope, found, _exact_terms(scope, read),
-                              _named_obsolete(scope, read))
-        hits = [_hit(scope, item, read) for item in ranked[:limit]]
+        scope, found, ranked = first_stage(conn, read, scope_id)
+        model = _model(conn)
+        why: dict = {}
+        if model is not None:
+            ranked, why = rerank.rerank(conn, scope, read, ranked, model, lexicon.stopwords,
+                                        _exact_terms(scope, read))
+        hits = [_hit(scope, item, read, why.get((item.kind, item.key)), lexicon.stopwords)
+                for item in ranked[:limit]]
         for concept, item in zip(read.concepts, found, strict=True):
             past = shown.old_concept(conn, scope, concept, bool(item.says or item.examples),
                                      OLD_HITS)
@@ -96,10 +97,24 @@ def search(conn: sqlite3.Connection, query: str, doc_id: str | None = None, limi
             "hits": shown.with_snippets(conn, hits, stems)}
 
 
+def first_stage(conn: sqlite3.Connection, read: reading.Reading, scope_id: str
+                ) -> tuple[Scope, list[evidence.Evidence], list[ranking.Ranked]]:
+    """The lexical ranking of a read query in one document: the scope, where each concept
+    was found, and every item covering any, best first (the second stage reads its head)."""
+    lexicon = _lexicon(conn, scope_id)
+    scope = _scope(conn, scope_id)
+    found = [evidence.evidence(conn, scope, concept) for concept in read.concepts]
+    evidence.about(conn, scope, list(read.concepts), found, lexicon.stopwords)
+    evidence.meet(conn, scope, found, lexicon.stopwords)
+    return scope, found, ranking.rank(conn, scope, found, _exact_terms(scope, read),
+                                      _named_obsolete(scope, read))
+
+
 # --- what is loaded once per database file and document ----------------------------------
 
 _SCOPES: dict[tuple, Scope] = {}
 _LEXICONS: dict[tuple, reading.Lexicon] = {}
+_MODELS: dict[tuple, rerank.Model | None] = {}
 _KINDS: dict[tuple, str] = {}
 
 
@@ -129,6 +144,10 @@ def _scope(conn: sqlite3.Connection, doc_id: str) -> Scope:
 
 def _lexicon(conn: sqlite3.Connection, doc_id: str | None) -> reading.Lexicon:
     return _cached(_LEXICONS, _file_key(conn, doc_id), lambda: reading.lexicon(conn, doc_id))
+
+
+def _model(conn: sqlite3.Connection) -> rerank.Model | None:
+    return _cached(_MODELS, _file_key(conn, None), lambda: rerank.load_model(conn))
 
 
 def _rule_kind(conn: sqlite3.Connection, doc_id: str) -> str:
@@ -176,15 +195,18 @@ def _named_obsolete(scope: Scope, read: reading.Reading) -> set[int]:
             if gloss_id in scope.obsolete}
 
 
-def _hit(scope: Scope, item: ranking.Ranked, read: reading.Reading) -> Row:
+def _hit(scope: Scope, item: ranking.Ranked, read: reading.Reading,
+         candidate: rerank.Candidate | None, stopwords: frozenset[str]) -> Row:
     covers = [read.concepts[place].words for place in item.concepts]
+    why = ([f"matches {', '.join(covers)}"] if covers else []) + (
+        rerank.reasons(candidate, read, stopwords) if candidate is not None else [])
     if item.kind == "glossary":
         return {"kind": "glossary", "document": scope.doc_id, "term": scope.terms[item.key],
                 "id": item.key, "score": round(item.coverage, 3), "covers": covers,
-                "obsolete": item.key in scope.obsolete}
+                "why": why, "obsolete": item.key in scope.obsolete}
     return {"kind": scope.rule_kind, "document": scope.doc_id,
             "number": scope.numbers[item.key], "id": scope.rule_ids[item.key],
-            "score": round(item.coverage, 3), "covers": covers}
+            "score": round(item.coverage, 3), "covers": covers, "why": why}
 
 
 def _read_as(read: reading.Reading) -> list[Row]:
@@ -203,43 +225,3 @@ def _read_as(read: reading.Reading) -> list[Row]:
 
 
 # --- how hits and readings are told --------------------------------------------------------
-
-
-def oldest(docs: list[str]) -> str:
-    """The oldest of document ids: CR ids sort by their date; another kind comes last."""
-    return min(docs, key=lambda doc: (not doc.startswith("cr-"), doc))
-
-
-def also_in(hit: Row) -> str:
-    """"; the same in 47 more editions, cr-2003-03-15 … cr-2025-11-14" for a folded hit."""
-    others = hit.get("also_in") or []
-    same = f"; the same {in_editions(others[::-1])}" if others else ""  # newest first
-    wordings = hit.get("other_wordings") or []
-    if wordings:
-        docs = [doc for wording in wordings for doc in wording]
-        same += (f"; {len(wordings)} other wording{'s' if len(wordings) > 1 else ''} "
-                 f"back to {oldest(docs)}")
-    if hit.get("last_in"):
-        same += "; not in the current rules"
-    return same
-
-
-def describe(result: Row) -> list[str]:
-    """How the query was read, in sentences: what its words were read as, what only older
-    editions say, and the words it left out."""
-    lines = []
-    for read in result["read_as"]:
-        if read["source"] == "obsolete term":
-            now = f", now {read['replaced_by']}" if read["replaced_by"] else ""
-            lines.append(f"{read['words']}: an obsolete term{now}")
-        else:
-            lines.append(f"{read['words']}: read as {' + '.join(read['as'])}")
-    for old in result["old"]:
-        now = (f"; now {old['replaced_by']}" if old["replaced_by"]
-               else "; the glossary names no successor" if old["glossary"] else "")
-        numbers = ", ".join(old["numbers"][:5]) + (", …" if len(old["numbers"]) > 5 else "")
-        lines.append(f"{old['words']}: not in the rules of {result['scope']}; last in "
-                     f"{old['last_in']} ({numbers}){now}")
-    if result["ignored"]:
-        lines.append(f"left out: {', '.join(dict.fromkeys(result['ignored']))}")
-    return lines + list(result["notes"])

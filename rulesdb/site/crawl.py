@@ -6,6 +6,11 @@ The site is reached through a `fetch(path) -> Answer` function (rulesdb.site.fuz
 process (tests) or over HTTP (benchmarks/crawl.py). Pages are sorted into kinds by their URL
 (`kind`), so that a crawl can cover every kind without walking every rule of every edition:
 the documents named in `focus` get every chapter and section page, history and feed.
+
+The rules site's pages and feeds are also read as a reader sees them (their text, not their
+markup, URLs or class names) for a raw label of the lineage ("renumbered_edited",
+rulesdb.lineage.words.RAW_LABELS): they print words. Datasette's own pages of the tables show
+the data as stored, raw labels included, and are not read so.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
+from ..lineage.words import RAW_LABELS
 from .fuzz import Answer, Fetch
 
 DOC = r"[a-z]+(?:-[a-z]+)*-\d{4}(?:-\d{2}){0,2}(?:-[a-z][a-z0-9]*)?"
@@ -47,6 +53,10 @@ KINDS: list[tuple[str, str]] = [
 _KINDS = [(name, re.compile(pattern)) for name, pattern in KINDS]
 # downloads are not pages: the database file (240 MB at full history) is served as a file
 NOT_FETCHED = {"database download"}
+# Datasette's pages of the data as stored (not read for raw labels)
+DATA_KINDS = {"static file", "datasette meta", "database download", "database", "csv stream",
+              "table json", "table csv", "table", "row"}
+_RAW = re.compile(r"\b(?:" + "|".join(sorted(RAW_LABELS)) + r")\b")
 # kinds whose pages of the focus documents are all crawled
 FOCUSED = {"chapter", "section", "chapter history", "section history", "chapter feed",
            "section feed", "contents", "glossary"}
@@ -69,6 +79,50 @@ class _Links(HTMLParser):
         href = dict(attrs).get("href")
         if tag in ("a", "link") and href:
             self.found.append(href)
+
+
+class _Text(HTMLParser):
+    """The text of an HTML page as a reader sees it, tooltips included (scripts and styles
+    left out)."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self._hidden = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in ("script", "style"):
+            self._hidden += 1
+        # what the reader sees of a tag: a tooltip, an image's text, a field's hint
+        self.parts.extend(value for name, value in attrs
+                          if name in ("title", "alt", "aria-label", "placeholder") and value)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("script", "style") and self._hidden:
+            self._hidden -= 1
+
+    def handle_data(self, data: str) -> None:
+        if not self._hidden:
+            self.parts.append(data)
+
+
+def shown_text(answer: Answer) -> str:
+    """What a reader reads of an HTML page or an Atom feed: its text, an entry's HTML content
+    read as a page in turn; "" for anything else."""
+    kind_of = answer.content_type.split(";")[0].strip().lower()
+    text = answer.body.decode("utf-8", "replace")
+    if kind_of.endswith("xml"):  # the feed's elements' text, its escaped HTML unescaped
+        text = html.unescape(re.sub(r"<[^>]*>", " ", text))
+    elif kind_of != "text/html":
+        return ""
+    parser = _Text()
+    parser.feed(text)
+    return " ".join(parser.parts)
+
+
+def raw_labels(answer: Answer) -> list[str]:
+    """The raw labels a page or feed shows its reader, in order."""
+    return _RAW.findall(shown_text(answer))
 
 
 def links(answer: Answer, origin: str = "http://localhost") -> list[str]:
@@ -113,6 +167,7 @@ class Crawl:
     pages: list[Page] = field(default_factory=list)
     skipped: Counter = field(default_factory=Counter)  # links left, by kind
     downloads: set[str] = field(default_factory=set)
+    raw: dict[str, list[str]] = field(default_factory=dict)  # the raw labels a page shows
 
     def errors(self) -> list[Page]:
         """Pages answered with a server error."""
@@ -161,6 +216,8 @@ def crawl(fetch: Fetch, seeds: Iterable[str] = ("/",), per_kind: int = 50,
                                  referrer))
         if answer.status != 200:
             continue
+        if what not in DATA_KINDS and (shown := raw_labels(answer)):
+            result.raw[path] = shown
         for link in links(answer):
             if link not in seen:
                 seen.add(link)

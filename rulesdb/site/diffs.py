@@ -7,7 +7,7 @@ import sqlite3
 from collections import OrderedDict
 from typing import Any
 
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from ..db.replacing import file_stamp
 from ..lineage import query as lineage_query
@@ -30,6 +30,11 @@ def side_by_side(old: str | None, new: str | None) -> tuple[Markup, Markup]:
     """Old and new text, escaped, removed words in <del> and added words in <ins>."""
     left, right = wordiff.render_html(wordiff.opcodes(old or "", new or ""))
     return Markup(left.replace("\n", "<br>\n")), Markup(right.replace("\n", "<br>\n"))
+
+
+def whole(text: str) -> Markup:
+    """A text escaped, its lines kept."""
+    return Markup(str(escape(text)).replace("\n", "<br>\n"))
 
 
 def pairs(conn: sqlite3.Connection) -> list[Row]:

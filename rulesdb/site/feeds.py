@@ -24,8 +24,9 @@ from ..lineage import subtree
 from ..lineage.changes import Step, steps
 from ..lineage.fold import fold_history
 from ..lineage.wordiff import render_inline_html
+from ..lineage.words import change_words
 from ..lookup.query import in_editions
-from ..numbers import normalize_number
+from ..numbers import normalize_number, spoken
 from . import diffs, histories, releases
 from .render import rule_url
 
@@ -160,10 +161,10 @@ def summary_feed(conn: sqlite3.Connection, rule: dict[str, Any], url: Url) -> st
         where, page = step["new_doc"], url(rule_url(step["new_doc"], step["number"]))
         summary = f"Nothing changed inside it {in_editions(step['run'])}." if step["run"] else ""
         if step["old_doc"] is None:
-            title = f"{step['number']} in {where}: first version in this database"
+            title = f"{spoken(step['number'])} in {where}: first version in this database"
             content = f"<p>{step['size']} rules.</p>"
         else:
-            title = f"{step['number']}: {subtree.described(step['counts'])} in {where}"
+            title = f"{spoken(step['number'])}: {subtree.described(step['counts'])} in {where}"
             words = url(f"{base}/history?step={where}")
             named = [_named(change, step, url) for change in step["changes"][:subtree.LISTED]]
             more = len(step["changes"]) - len(named)
@@ -181,7 +182,7 @@ def _named(change: dict[str, Any], step: dict[str, Any], url: Url) -> str:
     """A change of a summed-up step as a list item linked to the rule's history."""
     href = html.escape(url(rule_url(*subtree.placed(change, step)) + "/history"))
     return (f'<li><a href="{href}">{html.escape(subtree.named(change))}</a> '
-            f'{html.escape(change["op"])}</li>')
+            f'{html.escape(change_words(change["op"]))}</li>')
 
 
 def _repeated(run: list[str]) -> str:

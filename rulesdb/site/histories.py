@@ -11,9 +11,10 @@ from ..lineage import query as lineage_query
 from ..lineage import subtree
 from ..lineage.changes import steps
 from ..lineage.fold import fold_history, run_note
+from ..lineage.words import change_words
 from ..lookup.query import in_editions
-from ..numbers import normalize_number
-from .diffs import shown_change, side_by_side
+from ..numbers import normalize_number, spoken
+from .diffs import shown_change, side_by_side, whole
 from .pages import Row, document, rows
 from .render import glossary_url, rule_url
 
@@ -73,8 +74,9 @@ def full_page(conn: sqlite3.Connection, rule: Row) -> Row:
     for shown in steps([e for e in entries if e["change"] != "concept"]):
         entry, previous = shown.item, shown.before
         entry["previous"], entry["label"] = previous, shown.label
+        # the first version whole (against nothing, every word of it would be added)
         entry["old_html"], entry["new_html"] = side_by_side(
-            previous["text"] if previous else entry["text"], entry["text"])
+            previous["text"], entry["text"]) if previous else ("", whole(entry["text"]))
         entry["run_note"] = run_note(entry).removeprefix("; ")
         entry["run_links"] = [(doc, rule_url(doc, entry["number"])) for doc in entry["run"]]
         chain.append(entry)
@@ -118,7 +120,7 @@ def _page_url(base: str, page: int) -> str:
 def _step(item: Row, base: str) -> Row:
     """A summary step with its words, links and the first LISTED rules it changed."""
     changes = item["changes"]
-    return {**item, "described": subtree.described(item["counts"]),
+    return {**item, "described": subtree.described(item["counts"]), **_headings(item),
             "url": rule_url(item["new_doc"], item["number"]),
             "step_url": f"{base}/history?step={item['new_doc']}" if item["old_doc"] else None,
             "run_note": f"nothing changed inside {in_editions(item['run'])}"
@@ -127,9 +129,17 @@ def _step(item: Row, base: str) -> Row:
             "more": max(0, len(changes) - subtree.LISTED)}
 
 
+def _headings(step: Row) -> Row:
+    """The step's number and the one before, as a reader says them ("chapter 5": a bare "5"
+    under a release's id reads as a count)."""
+    old = step.get("old_number")
+    return {"heading": spoken(step["number"]), "old_heading": spoken(old) if old else None}
+
+
 def _change(change: Row, step: Row) -> Row:
     """A change of a step named as a history names it, linked to the history of the rule."""
-    return {"op": change["op"], "label": subtree.named(change),
+    return {"op": change["op"], "words": change_words(change["op"]),
+            "label": subtree.named(change),
             "history_url": rule_url(*subtree.placed(change, step)) + "/history"}
 
 
@@ -148,7 +158,7 @@ def step_page(conn: sqlite3.Connection, rule: Row, new_doc: str, page: int) -> R
              for change in changes[(page - 1) * CHANGES_PER_PAGE: page * CHANGES_PER_PAGE]]
     step_url = f"{base}/history?step={new_doc}"
     return {"rule": rule, "document": document(conn, rule["document"]), "rule_url": base,
-            "step": {**step, "described": subtree.described(found["counts"])},
+            "step": {**step, "described": subtree.described(found["counts"]), **_headings(step)},
             "changes": shown, "page": page, "pages": pages, "total": len(changes),
             "summary_url": f"{base}/history",
             "prev_url": f"{step_url}&page={page - 1}" if page > 1 else None,

@@ -156,15 +156,17 @@ def _render_items(conn: sqlite3.Connection, tree: list[Row]) -> list[Row]:
         own_mentions = [m for m in mentions if m["rule_id"] == rule["id"]
                         and m["example_id"] is None]
         spans = [*reference_spans(own_refs, number_of, term_of), *mention_spans(own_mentions)]
+        used: set[int] = set()  # a term is underlined at its first use in the rule and examples
+        html = linked(rule["text"] or "", spans, used)
         rendered_examples = []
         for example in (e for e in examples if e["rule_id"] == rule["id"]):
             ex_refs = [r for r in refs if r["example_id"] == example["id"]]
             ex_mentions = [m for m in example_mentions if m["example_id"] == example["id"]]
             ex_spans = [*reference_spans(ex_refs, number_of, term_of), *mention_spans(ex_mentions)]
-            rendered_examples.append(linked(example["text"] or "", ex_spans))
+            rendered_examples.append(linked(example["text"] or "", ex_spans, used))
         items.append({
             **rule, "url": rule_url(rule["document"], rule["number"]),
-            "html": linked(rule["text"] or "", spans),
+            "html": html,
             "examples": rendered_examples,
             "citations": [c for c in citations if c["rule_id"] == rule["id"]],
         })

@@ -34,6 +34,7 @@ from markupsafe import Markup, escape
 
 from ..lineage.query import OP_ORDER
 from ..lineage.renumbered import as_csv
+from ..lineage.words import change_words, method_words
 from ..lookup import query
 from ..lookup import search as full_text
 from ..lookup.search import HIT_END, HIT_START, also_in
@@ -239,8 +240,9 @@ def register_routes(datasette: Any) -> list[tuple[str, Any]]:
 
 
 # Views too large to count on every page view (term_mentions expands 2.3 million mentions
-# at full history: 0.9 s for the count alone); their table pages skip the count.
-UNCOUNTED = re.compile(r"^/rules/term_mentions(?:\.\w+)?$")
+# at full history: 0.9 s for the count alone; rules_fts every rule of every edition through
+# its index); their table pages skip the count.
+UNCOUNTED = re.compile(r"^/rules/(?:term_mentions|rules_fts)(?:\.\w+)?$")
 
 
 @hookimpl
@@ -272,8 +274,12 @@ def asgi_wrapper(datasette: Any) -> Any:
 
 @hookimpl
 def prepare_jinja2_environment(env: Any, datasette: Any) -> None:
+    """The site's templates first, and the filters that word the lineage's labels
+    (`{{ op|change_words }}`: a page prints no raw label)."""
     if enabled(datasette):
         env.loader = ChoiceLoader([FileSystemLoader(str(TEMPLATES)), env.loader])
+        env.filters["change_words"] = change_words
+        env.filters["method_words"] = method_words
 
 
 @hookimpl

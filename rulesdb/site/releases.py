@@ -7,13 +7,12 @@ from __future__ import annotations
 import sqlite3
 
 from ..lineage.query import OP_ORDER
+from ..lineage.words import change_words
 from .pages import Row, rows, short
 from .render import rule_url
 
 # How each count reads in a sentence, in the order the diff lists them.
-LABELS = {op: {"renumbered_edited": "renumbered and edited",
-               "outside_coverage": "outside the other's coverage"}.get(op, op)
-          for op in OP_ORDER}
+LABELS = {op: change_words(op) for op in OP_ORDER}
 SHORT = 90  # characters of a rule's text shown beside its number
 
 

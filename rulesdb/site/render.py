@@ -35,20 +35,26 @@ def glossary_url(doc: str, term: str) -> str:
 
 @dataclass(frozen=True)
 class Span:
-    """A stretch of a text rendered as a link (href) or as marked text with a title."""
+    """A stretch of a text rendered as a link (href) or as marked text with a title; `entry`
+    is the row id of the glossary entry a term mention links to."""
 
     start: int
     end: int
     href: str | None
     title: str
     css: str
+    entry: int | None = None
 
 
-def linked(text: str, spans: list[Span]) -> Markup:
+def linked(text: str, spans: list[Span], used: set[int] | None = None) -> Markup:
     """`text` escaped, with each span as a link; spans overlapping an earlier one are dropped.
 
-    Earlier spans in the list win: callers put references before term mentions.
+    Earlier spans in the list win: callers put references before term mentions. A term's
+    first link (in text order, among the spans kept) gets the class "first" unless `used`
+    (the entries met earlier in the same rule, updated here) holds it: only that one is
+    underlined, the others show theirs on hover and focus.
     """
+    used = set() if used is None else used
     taken: list[tuple[int, int]] = []
     chosen: list[Span] = []
     for span in spans:
@@ -63,11 +69,15 @@ def linked(text: str, spans: list[Span]) -> Markup:
     for span in sorted(chosen, key=lambda s: s.start):
         parts.append(_plain(text[cursor:span.start]))
         inner = _plain(text[span.start:span.end])
+        css = span.css
+        if span.entry is not None and span.entry not in used:
+            used.add(span.entry)
+            css += " first"
         if span.href:
-            parts.append(f'<a class="{span.css}" href="{escape(span.href)}" '
+            parts.append(f'<a class="{css}" href="{escape(span.href)}" '
                          f'title="{escape(span.title)}">{inner}</a>')
         else:
-            parts.append(f'<span class="{span.css}" title="{escape(span.title)}">{inner}</span>')
+            parts.append(f'<span class="{css}" title="{escape(span.title)}">{inner}</span>')
         cursor = span.end
     parts.append(_plain(text[cursor:]))
     return Markup(_laid_out("".join(parts)))
@@ -145,7 +155,7 @@ def reference_spans(rows: list[dict], number_of: dict[int, tuple[str, str]],
 def mention_spans(rows: list[dict]) -> list[Span]:
     """Spans for `term_mentions` rows joined with their entry's document and term."""
     return [Span(r["start"], r["end"], glossary_url(r["g_document"], r["term"]),
-                 f"glossary: {r['term']}", "term") for r in rows]
+                 f"glossary: {r['term']}", "term", r["glossary_id"]) for r in rows]
 
 
 def highlight(snippet: str, open_mark: str = "⟦", close_mark: str = "⟧") -> Markup:

@@ -37,7 +37,9 @@ from ..errors import InputError
 from ..ingest.model import Document
 from ..layers import LAYERS, lineage
 from ..layers.run import feed_parsed, run_layers, warm_up
+from ..places import shipped
 from .early import EarlyText
+from .kept import keep
 from .limits import MAX_MB, megabytes
 from .overrides import store_file
 from .release import (
@@ -95,6 +97,7 @@ class AddOptions:
     dry_run: bool = False
     overrides: Path | None = None
     max_bytes: int = megabytes(MAX_MB)
+    releases: Path | None = None
 
 
 def add_sources(db_path: Path, sources: list[Source], *, replace: bool = False,
@@ -103,9 +106,12 @@ def add_sources(db_path: Path, sources: list[Source], *, replace: bool = False,
                 on_step: Callable[[str], None] | None = None,
                 keep_going: bool = False, dry_run: bool = False,
                 overrides: Path | None = None,
-                max_bytes: int = megabytes(MAX_MB)) -> AddReport:
+                max_bytes: int = megabytes(MAX_MB),
+                releases: Path | None = None) -> AddReport:
     """Add CR releases to `db_path` (created when missing), all or nothing, with the
-    alignments set by hand in the file `overrides` (when there is none, the database's).
+    alignments set by hand of the database's corpus and, on top, of the file `overrides`
+    (when neither exists, the database's). Each release added is kept as a file in the
+    folder `releases` too (rulesdb.sources.kept), when one is given.
 
     Every source is parsed before anything is written, and the writing is done on a copy
     that replaces the database only when everything succeeded. `on_added` hears of each
@@ -117,7 +123,7 @@ def add_sources(db_path: Path, sources: list[Source], *, replace: bool = False,
     """
     started = time.perf_counter()
     step = on_step or (lambda label: None)
-    options = AddOptions(replace, doc_id, keep_going, dry_run, overrides, max_bytes)
+    options = AddOptions(replace, doc_id, keep_going, dry_run, overrides, max_bytes, releases)
     if doc_id is not None and len(sources) != 1:
         raise InputError("--id names one edition: give exactly one file with it")
     if dry_run:  # no write lock: it sweeps what killed runs left (as `writing` does)
@@ -125,28 +131,33 @@ def add_sources(db_path: Path, sources: list[Source], *, replace: bool = False,
         folder = scratch_folder("dry-run")
         try:
             with write_failures(db_path):
-                return _add(db_path, sources, options, on_added, step, started, {},
-                            folder / db_path.name)
+                return _add(db_path, _parse_all(sources, options, step), options, on_added,
+                            step, started, {}, folder / db_path.name)
         finally:
             shutil.rmtree(folder, ignore_errors=True)
     with collector_paused():
         workers = warm_up()  # the layers' worker imports spaCy while the sources are parsed
         try:
+            # the sources are parsed before the write lock is taken: reading a file (PDFium
+            # is C code) cannot leave the lock behind, whatever befalls it
+            begun = _parse_all(sources, options, step)
             # another add would drop this one's editions
             with writing(db_path), write_failures(db_path):
-                return _add(db_path, sources, options, on_added, step, started, workers,
+                return _add(db_path, begun, options, on_added, step, started, workers,
                             working_path(db_path, "adding"))
         finally:
             for worker in workers.values():
                 worker.cancel()
 
 
-def _add(db_path: Path, sources: list[Source], options: AddOptions,
-         on_added: Callable[[Added], None] | None, step: Callable[[str], None], started: float,
-         workers: dict[str, Background], temp_path: Path) -> AddReport:
-    """The add, the work done in `temp_path` (put in place at the end unless a dry run)."""
-    report = AddReport(created=not db_path.exists())
-    parsed = []
+Parsed = list[tuple[Source, Document, str]]  # each source, its document and its edition
+
+
+def _parse_all(sources: list[Source], options: AddOptions,
+               step: Callable[[str], None]) -> tuple[AddReport, Parsed]:
+    """Every source parsed (one that does not parse is skipped with `keep_going`, in the
+    report begun)."""
+    report, parsed = AddReport(), []
     for source in sources:
         try:
             doc = parse_release(source, options.max_bytes)
@@ -156,6 +167,16 @@ def _add(db_path: Path, sources: list[Source], options: AddOptions,
                 raise
             report.skipped.append(exc.message)
         step(f"parsed {source.name}")
+    return report, parsed
+
+
+def _add(db_path: Path, begun: tuple[AddReport, Parsed], options: AddOptions,
+         on_added: Callable[[Added], None] | None, step: Callable[[str], None], started: float,
+         workers: dict[str, Background], temp_path: Path) -> AddReport:
+    """The add of the sources parsed (`begun`), the work done in `temp_path` (put in place
+    at the end unless a dry run)."""
+    report, parsed = begun
+    report.created = not db_path.exists()
     feed_parsed(workers, [doc for _, doc, _ in parsed], db_path)
     if not options.dry_run:
         db_path.parent.mkdir(parents=True, exist_ok=True)
@@ -172,20 +193,24 @@ def _add(db_path: Path, sources: list[Source], options: AddOptions,
             except OutdatedSchema as exc:
                 raise InputError(f"{db_path}: {exc}") from None
             new_ids = _store_all(db, parsed, options, report, step, on_added)
+            stored = {edition: source for source, _, edition in parsed if edition in new_ids}
             mark_superseded(db)
             # the layers read the stored rows: the parsed documents, most of an add's memory
             # (390 MB for a history of 90 editions), are no longer needed
             parsed.clear()
             if new_ids and not options.dry_run:
                 refresh = store_file(db, options.overrides)
-                if report.created and options.overrides:  # a new database: data/'s words
-                    store_vocabulary(db, options.overrides.parent)
+                if report.created:  # a new database: the words rulesdb ships
+                    store_vocabulary(db, shipped.root())
                 _run_layers(db, new_ids, report, step, workers, refresh)
             db.conn.commit()
         finally:
             db.close()
         if new_ids and not options.dry_run:
             put_in_place(temp_path, db_path)
+            for edition, source in stored.items():
+                if options.releases is not None:
+                    keep(options.releases, edition, source)
     finally:
         temp_path.unlink(missing_ok=True)
     report.seconds = time.perf_counter() - started

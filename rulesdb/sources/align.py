@@ -1,6 +1,7 @@
 """`rulesdb align`: set an alignment by hand, in the database and in the overrides file.
 
-The overrides file is the record a user reviews and shares, and what `build` applies; so
+The overrides file (the user's, in the user data folder unless told otherwise) is the record
+a user reviews and shares, and what `build` applies on top of the corpus's own; so
 setting or removing an override edits the file (its other lines and comments kept) and
 applies the file's overrides to the database: the alignment of the pair of editions named
 is redone and the lineages recomputed from there, on a copy of the database put in place
@@ -20,12 +21,14 @@ from typing import Any
 
 from ..db.batch import collector_paused, open_working_copy
 from ..db.replacing import put_in_place, working_path, write_failures
+from ..db.stamp import read as read_stamp
 from ..db.writelock import writing
 from ..errors import InputError
 from ..layers import lineage
-from ..lineage.overrides import Override, edited_text, format_line, parse, stored
+from ..lineage.overrides import Override, edited_text, format_line, layered, parse, stored
 from ..lineage.query import alignment, hand_mark
-from .overrides import check, store
+from ..places import shipped
+from .overrides import check, corpus_overrides, read_overrides, store
 
 HEADER = """\
 # Alignments set by hand: `rulesdb build` and `rulesdb add` apply them, `rulesdb align`
@@ -76,17 +79,18 @@ def _set(db_path: Path, override: Override, path: Path, remove: bool) -> AlignRe
             _check_documents(db.conn, override)
             if not remove:
                 check(db, [override])
-            text = _file_text(db.conn, path)
+            base_path = corpus_overrides(db.conn)
+            base = [] if base_path is None or _same(base_path, path) else (
+                read_overrides(base_path) or [])
+            text = _file_text(db.conn, path, base)
             current = parse(text, path)
             report = AlignReport(override, remove,
                                  [o for o in current if o.clashes(override) and not remove])
             if remove and not any(o.key == override.key for o in current):
-                raise NoSuchOverride(f"{path}: no override of {override.old_doc} "
-                                     f"{override.old_number} and {override.new_doc} "
-                                     f"{override.new_number}")
+                _no_such(override, path, base)
             report.before = _naming(db.conn, override)
             text = edited_text(text, override, remove)
-            refresh = store(db, parse(text, path), path)
+            refresh = store(db, layered([base, parse(text, path)]), path)
             lineage.compute(db, [], refresh=refresh)
             report.after = _naming(db.conn, override)
             row = db.execute("SELECT status FROM alignment_overrides WHERE old_doc = ? AND "
@@ -96,11 +100,57 @@ def _set(db_path: Path, override: Override, path: Path, remove: bool) -> AlignRe
             db.conn.commit()
         finally:
             db.close()
+        follows = _follows_shipped(temp_path, path)
         _write_atomically(path, text)
+        if follows:
+            _restamp(temp_path)
         put_in_place(temp_path, db_path)
     finally:
         temp_path.unlink(missing_ok=True)
     return report
+
+
+def _same(a: Path, b: Path) -> bool:
+    return a.resolve() == b.resolve()
+
+
+def _no_such(override: Override, path: Path, base: list[Override]) -> None:
+    """NoSuchOverride for a `--remove` of an override `path` lacks, saying so when it is one
+    of the corpus's own (which cannot be removed, only set otherwise on top)."""
+    shipped_one = next((o for o in base if o.key == override.key), None)
+    if shipped_one is not None:
+        raise NoSuchOverride(
+            f"{shipped_one.file}, line {shipped_one.line}: {shipped_one.describe()} is one of "
+            "the alignments rulesdb ships (read-only); set the two rules otherwise instead "
+            "(with or without --unlink)")
+    raise NoSuchOverride(f"{path}: no override of {override.old_doc} "
+                         f"{override.old_number} and {override.new_doc} "
+                         f"{override.new_number}")
+
+
+def _follows_shipped(db_path: Path, path: Path) -> bool:
+    """Whether writing the overrides file `path` edits the corpus rulesdb ships (a project
+    file, as its developers edit it) of a database that is current with that corpus: the
+    database then stays current with it."""
+    if not _same(path, shipped.overrides()):
+        return False
+    conn = sqlite3.connect(db_path)
+    try:
+        stamp = read_stamp(conn)
+    finally:
+        conn.close()
+    return stamp is not None and stamp.shipped and stamp.digest == shipped.digest()
+
+
+def _restamp(db_path: Path) -> None:
+    """Record the shipped corpus's digest (after the edit) in the database at `db_path`."""
+    conn = sqlite3.connect(db_path)
+    try:
+        with conn:
+            conn.execute("UPDATE build_info SET value = ? WHERE key = 'corpus_digest'",
+                         [shipped.digest()])
+    finally:
+        conn.close()
 
 
 def _check_documents(conn: sqlite3.Connection, override: Override) -> None:
@@ -109,12 +159,15 @@ def _check_documents(conn: sqlite3.Connection, override: Override) -> None:
             raise InputError(f"no document {doc}; see `rulesdb docs`")
 
 
-def _file_text(conn: sqlite3.Connection, path: Path) -> str:
-    """The overrides file's text; when there is none, a new one holding the database's."""
+def _file_text(conn: sqlite3.Connection, path: Path, base: list[Override]) -> str:
+    """The overrides file's text; when there is none, a new one holding the database's
+    overrides that are not the corpus's own (`base`)."""
     try:
         return path.read_text(encoding="utf-8-sig")
     except FileNotFoundError:
-        return HEADER + "".join(format_line(o) + "\n" for o in stored(conn))
+        shipped_ones = {(o.key, o.link, o.note) for o in base}
+        return HEADER + "".join(format_line(o) + "\n" for o in stored(conn)
+                                if (o.key, o.link, o.note) not in shipped_ones)
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"{path}: cannot read it ({exc})") from None
 

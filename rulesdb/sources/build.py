@@ -11,11 +11,14 @@ from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
+from .. import __version__
 from ..background import Background
 from ..db.batch import collector_paused, open_working_copy
 from ..db.fts import ensure_fts
 from ..db.replacing import put_in_place, working_path, write_failures
 from ..db.schema import ensure_schema
+from ..db.stamp import SHIPPED, Stamp
+from ..db.stamp import write as write_stamp
 from ..db.store import CatalogEntry, StoredCounts, mark_superseded, save_document
 from ..db.writelock import writing
 from ..errors import InputError, position
@@ -23,10 +26,12 @@ from ..ingest.decode import decode
 from ..ingest.model import Document, ParseError
 from ..layers import LAYERS
 from ..layers.run import feed_parsed, run_layers, warm_up
+from ..places import shipped
 from ..trace.run import scanned_engines, trace_tree
 from .catalog import load_catalog, read_verified
 from .history import load_archives, load_releases, read_archive, read_release
-from .overrides import previous_overrides, read_overrides
+from .kept import kept as kept_releases
+from .overrides import previous_overrides, read_layers
 from .overrides import store as store_overrides
 from .release import (
     Source,
@@ -97,21 +102,32 @@ def build(
     seeds_only: bool = False,
     on_step: Callable[[str, int], None] | None = None,
     overrides: Path | None = None,
-) -> BuildReport:
+    releases: Path | None = None,
+    when: Callable[[], bool] | None = None,
+    lock_wait: float | None = None,
+) -> BuildReport | None:
     """Build `db_path` from the catalogue in `sources_dir`: its documents and, unless
     `seeds_only`, the releases of its archives and its release files, with the alignments
-    set by hand in the file `overrides` (when there is none, those of the old database);
-    the old file survives any failure.
+    set by hand of the corpus (the file beside `sources_dir`) and, on top, of the file
+    `overrides` (when neither exists, those of the old database); the old file survives any
+    failure. The editions added to the old database are kept, and so are the releases kept
+    as files in the folder `releases` (rulesdb.sources.kept) that it lacks.
 
     `on_step(label, total)` is called after each step (for a progress bar of `total` steps).
+    `when`, asked once the write lock is held, may decide that there is nothing to build
+    (another command built it meanwhile): None is returned then. `lock_wait`: how long to
+    wait for another writer (rulesdb.db.writelock.WAIT when None).
     """
     with collector_paused():
         workers = warm_up()  # the terms layer's worker imports spaCy while sources are parsed
         try:
             # it keeps what was added: no add may run meanwhile
-            with writing(db_path), write_failures(db_path):
+            with writing(db_path, wait=lock_wait), write_failures(db_path):
+                if when is not None and not when():
+                    return None
                 return _build(db_path, sources_dir, catalog_path, on_document, workers,
-                              seeds_only, on_step or (lambda label, total: None), overrides)
+                              seeds_only, on_step or (lambda label, total: None), overrides,
+                              releases)
         finally:
             for worker in workers.values():
                 worker.cancel()
@@ -120,7 +136,8 @@ def build(
 def _build(db_path: Path, sources_dir: Path, catalog_path: Path | None,
            on_document: Callable[[DocumentReport], None] | None,
            workers: dict[str, Background], seeds_only: bool,
-           on_step: Callable[[str, int], None], overrides: Path | None) -> BuildReport:
+           on_step: Callable[[str, int], None], overrides: Path | None,
+           releases: Path | None) -> BuildReport:
     started = time.perf_counter()
     catalog = catalog_path or sources_dir / "catalog.toml"
     entries = load_catalog(catalog)
@@ -134,7 +151,9 @@ def _build(db_path: Path, sources_dir: Path, catalog_path: Path | None,
         unreadable = None
     except UnreadableDatabase as exc:  # rebuilt from the catalogue; the old file kept aside
         kept, unreadable = [], exc
-    hand_set = read_overrides(overrides) if overrides else None
+    kept += _parsed_again(db_path, [(doc_id, source) for doc_id, source in kept_releases(releases)
+                                    if doc_id not in {k[0] for k in kept}])
+    hand_set = read_layers([sources_dir.parent / shipped.OVERRIDES, overrides])
     if hand_set is None:  # no file: the old database's are kept
         hand_set, overrides = previous_overrides(db_path), None
     total = 2 * (len(entries) + len(sources) + len(kept)) + len(LAYERS) + 2
@@ -187,6 +206,7 @@ def _build(db_path: Path, sources_dir: Path, catalog_path: Path | None,
             doc_ids = [*(i for i in doc_ids if i != doc_id), doc_id]
         mark_superseded(db)
         store_overrides(db, hand_set, overrides)
+        write_stamp(db, _stamp(sources_dir))
         t0 = time.perf_counter()
         report.layers["search"] = store_vocabulary(db, sources_dir.parent)
         report.layer_seconds["search"] = time.perf_counter() - t0
@@ -275,8 +295,15 @@ def _previously_added(db_path: Path) -> list[tuple[str, Source, Document, float]
     They are kept (from the source bytes stored with them) so that a rebuild does not drop
     added editions; one that replaced a catalogued document of the same id replaces it again.
     """
+    return _parsed_again(db_path, previous_sources(db_path, whole=True))
+
+
+def _parsed_again(db_path: Path, sources: list[tuple[str, Source]]
+                  ) -> list[tuple[str, Source, Document, float]]:
+    """(id, source, document, seconds) of releases added earlier, parsed again; InputError
+    for one that no longer parses."""
     kept = []
-    for doc_id, source in previous_sources(db_path):
+    for doc_id, source in sources:
         t0 = time.perf_counter()
         try:
             doc = parse_release(source)
@@ -286,3 +313,11 @@ def _previously_added(db_path: Path) -> list[tuple[str, Source, Document, float]
                              "the catalogue alone") from None
         kept.append((doc_id, source, doc, time.perf_counter() - t0))
     return kept
+
+
+def _stamp(sources_dir: Path) -> Stamp:
+    """What a build from `sources_dir` is stamped with: the corpus rulesdb ships (with its
+    digest), or the folder holding `sources_dir`."""
+    if shipped.is_shipped(sources_dir):
+        return Stamp(__version__, SHIPPED, shipped.digest())
+    return Stamp(__version__, str(sources_dir.parent.resolve()), "")

@@ -4,40 +4,71 @@ imported (0.2 s): a PDF's add takes 0.08-0.1 s less, a .docx's 0.04 s. A .doc or
 read in 0.01-0.02 s, is not worth the worker. `parse_release` takes the text from the worker
 (rulesdb.sources.release); without a worker (see rulesdb.background), or when the worker
 failed, the text is read when it is needed.
+
+A PDF is read by PDFium, C code that inflates a page's content stream whole (a 2 MB file can
+hold a page of 2 GB): it is always read in a worker bounded to PDF_MEMORY bytes of memory
+more than the add's own (a release takes 35 MB), wherever a worker can be forked, even
+with RULESDB_WORKERS=0; a worker that dies is one line saying why, never a crash of the add.
 """
 
 from __future__ import annotations
 
+import signal
 from functools import partial
 from pathlib import Path
 
-from ..background import Background, can_fork
+from ..background import Background, WorkerDied, can_fork
 from ..ingest.forms import DOCX, PDF, form_of, release_text
+from ..ingest.model import ParseError
 
 SLOW = (PDF, DOCX)  # the forms whose text is read early
+PDF_MEMORY = 512 * 1024 * 1024  # bytes a PDF's reader may take beyond the add's own
 
 
-def read_text(data: bytes, max_bytes: int) -> tuple[str, str, list[str]]:
-    """(form, text, notes) of a release file of any form, as `release_text` reads it."""
+def read_text(data: bytes, max_bytes: int) -> tuple[str, str, list[str]] | tuple[str, int]:
+    """(form, text, notes) of a release file of any form, as `release_text` reads it, or
+    (message, offset) of the ParseError it raised (handed over from a worker whole)."""
     notes: list[str] = []
-    form, text = release_text(data, notes, max_bytes)
+    try:
+        form, text = release_text(data, notes, max_bytes)
+    except ParseError as exc:
+        return exc.message, exc.offset
+    except MemoryError:  # Python's part of the reading, in a bounded worker
+        return _too_large(), 0
     return form, text, notes
 
 
+def _too_large() -> str:
+    return (f"a PDF document that takes more than {PDF_MEMORY // 1024 // 1024} MB of memory "
+            "to read (a page whose content inflates past it; a release takes 35 MB): not read")
+
+
 class EarlyText:
-    """The text of one file's bytes, being read by a worker."""
+    """The text of one file's bytes, being read by a worker (a PDF's by a bounded one)."""
 
     def __init__(self, data: bytes, max_bytes: int) -> None:
         self.data = data
-        self.worker = Background()
+        self.worker = Background(memory=PDF_MEMORY if form_of(data) == PDF else None)
         self.worker.submit(partial(read_text, max_bytes=max_bytes), data)
 
     def result(self, data: bytes) -> tuple[str, str, list[str]] | None:
-        """What the worker read, when it read these very bytes (else None)."""
+        """What the worker read, when it read these very bytes (else None); ParseError when
+        the file cannot be read, or its bounded reader died."""
         if data != self.data:
             self.cancel()
             return None
-        return self.worker.result()
+        try:
+            read = self.worker.result()
+        except WorkerDied as exc:
+            # out of memory, PDFium aborts (and the system's killer sends SIGKILL)
+            if exc.signal in (signal.SIGABRT, signal.SIGKILL):
+                raise ParseError(_too_large(), 0) from None
+            raise ParseError(f"a PDF document PDFium could not read: its reader {exc}",
+                             0) from None
+        if len(read) == 2:
+            message, offset = read
+            raise ParseError(message, offset)
+        return read
 
     def cancel(self) -> None:
         """Stop the worker (its text is not wanted)."""
@@ -66,3 +97,11 @@ def read_early(paths: list[Path], max_bytes: int) -> dict[Path, EarlyText]:
         if form_of(data) in SLOW:
             early[path.resolve()] = EarlyText(data, max_bytes)
     return early
+
+
+def read_pdf(data: bytes, max_bytes: int) -> tuple[str, str, list[str]]:
+    """(form, text, notes) of a PDF read now, by a bounded worker where one can be forked
+    (see the module's docstring); ParseError as `EarlyText.result`."""
+    read = EarlyText(data, max_bytes).result(data)
+    assert read is not None
+    return read

@@ -158,9 +158,10 @@ def fetch(db_path: Path, day: date | None = None, *, media_url: str = MEDIA_URL,
           rules_page: str = RULES_PAGE, limits: Limits = Limits(), replace: bool = False,
           doc_id: str | None = None, url: str | None = None, dry_run: bool = False,
           on_added: Callable[[Added], None] | None = None,
-          overrides: Path | None = None) -> tuple[str, AddReport]:
-    """Download the release at `url`, else that of `day`, else the latest, and add it;
-    (url, report)."""
+          overrides: Path | None = None,
+          releases: Path | None = None) -> tuple[str, AddReport]:
+    """Download the release at `url`, else that of `day`, else the latest, and add it
+    (kept in the folder `releases` too, when one is given); (url, report)."""
     if day and not url:
         url, data = _download_release(day, media_url, limits)
     else:
@@ -168,7 +169,8 @@ def fetch(db_path: Path, day: date | None = None, *, media_url: str = MEDIA_URL,
         data = download(url, limits)
     source = Source(unquote(url.rsplit("/", 1)[-1]), data, url)
     return url, add_sources(db_path, [source], replace=replace, doc_id=doc_id,
-                            on_added=on_added, dry_run=dry_run, overrides=overrides)
+                            on_added=on_added, dry_run=dry_run, overrides=overrides,
+                            releases=releases)
 
 
 def _download_release(day: date, media_url: str, limits: Limits) -> tuple[str, bytes]:

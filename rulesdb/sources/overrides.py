@@ -1,10 +1,13 @@
 """The alignments set by hand, checked against the database and stored in it.
 
-`build` and `add` read the overrides file (data/alignment-overrides.txt unless told
-otherwise) and store what it says in `alignment_overrides`, which the lineage layer applies;
-when there is no such file, the database keeps the overrides it holds. An override naming a
-document the database lacks is kept but not applied (its status says so) until that
-document is added; one naming a rule its document lacks is an input error.
+Two files give them, the second on top of the first: the corpus's own (the one rulesdb ships,
+data/alignment-overrides.txt, read-only) and the user's (`rulesdb align` writes it, in the
+user's data folder unless told otherwise); a line of the user's replaces a shipped one naming
+the same rules. `build` and `add` store what they say in `alignment_overrides`, which the
+lineage layer applies; when neither file exists, the database keeps the overrides it holds.
+An override naming a document the database lacks is kept but not applied (its status says
+so) until that document is added; one naming a rule its document lacks is an input error
+naming its file and line.
 """
 
 from __future__ import annotations
@@ -16,13 +19,17 @@ import sqlite_utils
 
 from ..db.readonly import read_only
 from ..db.schema import ensure_schema
+from ..db.stamp import read as read_stamp
 from ..errors import InputError
-from ..lineage.overrides import Override, stored
+from ..lineage.overrides import Override, layered, stored
 from ..lineage.overrides import read as read_overrides
+from ..places import shipped
 
-__all__ = ["previous_overrides", "read_overrides", "store", "store_file"]
+__all__ = ["corpus_overrides", "previous_overrides", "read_layers", "read_overrides", "store",
+           "store_file"]
 
-COLUMNS = ("old_doc", "old_number", "new_doc", "new_number", "link", "note", "line", "status")
+COLUMNS = ("old_doc", "old_number", "new_doc", "new_number", "link", "note", "line", "status",
+           "file")
 NOT_CR = "not a Comprehensive Rules edition"
 
 
@@ -34,7 +41,8 @@ def check(db: sqlite_utils.Database, overrides: list[Override],
         "SELECT id, kind, effective_date FROM documents")}
     statuses = []
     for override in overrides:
-        where = (f"{path}, line {override.line}: " if path and override.line
+        named = override.file or path
+        where = (f"{named}, line {override.line}: " if named and override.line
                  else f"override {override.describe()}: ")
         missing = [doc for doc in override.pair if doc not in docs]
         if missing:
@@ -68,19 +76,46 @@ def store(db: sqlite_utils.Database, overrides: list[Override],
     db.conn.executemany(
         f"INSERT INTO alignment_overrides ({', '.join(COLUMNS)}) VALUES "
         f"({', '.join('?' * len(COLUMNS))})",
-        [(*o.key, int(o.link), o.note, o.line, status)
+        [(*o.key, int(o.link), o.note, o.line, status, o.file or (path and str(path)))
          for o, status in zip(overrides, statuses, strict=True)])
     return {(key[0], key[2]) for key, _, _ in before ^ after}
 
 
 def store_file(db: sqlite_utils.Database, path: Path | None) -> set[tuple[str, str]]:
-    """`store` of the overrides file at `path`, or when there is none of the overrides the
-    database holds (checked again: their documents may have come or gone)."""
-    overrides = read_overrides(path) if path is not None else None
+    """`store` of the overrides of the database's corpus (`corpus_overrides`) with those of
+    the file at `path` on top; with no `path`, or when neither file exists, of the overrides
+    the database holds (checked again: their documents may have come or gone)."""
+    overrides = read_layers([corpus_overrides(db.conn), path]) if path is not None else None
     if overrides is None:
         ensure_schema(db, ["alignment_overrides"])
         return store(db, stored(db.conn))
     return store(db, overrides, path)
+
+
+def read_layers(paths: list[Path | None]) -> list[Override] | None:
+    """The overrides of the files of `paths` that exist, each on top of the ones before
+    (`layered`; a path given twice is read once); None when none of them exists."""
+    found, seen = [], set()
+    for path in paths:
+        if path is None or path.resolve() in seen:
+            continue
+        seen.add(path.resolve())
+        overrides = read_overrides(path)
+        if overrides is not None:
+            found.append(overrides)
+    return layered(found) if found else None
+
+
+def corpus_overrides(conn: sqlite3.Connection) -> Path | None:
+    """The overrides file of the corpus the database was built from (the one rulesdb ships,
+    or the one beside the sources folder `build --sources` was given); None for a database
+    no build made."""
+    stamp = read_stamp(conn)
+    if stamp is None:
+        return None
+    if stamp.shipped:
+        return shipped.overrides()
+    return Path(stamp.corpus) / shipped.OVERRIDES if stamp.corpus else None
 
 
 def previous_overrides(db_path: Path) -> list[Override]:

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 import sqlite3
+import stat
 import sys
 import zlib
 from dataclasses import dataclass, field, replace
@@ -21,9 +23,9 @@ from ..db.readonly import read_only
 from ..db.store import CatalogEntry, StoredCounts, save_document
 from ..errors import InputError, position
 from ..ingest import any_text
-from ..ingest.forms import NAMES, TEXT, form_of, release_text
+from ..ingest.forms import NAMES, PDF, TEXT, form_of, release_text
 from ..ingest.model import GLOSSARY_CUT_OFF, Document, ParseError
-from .early import EarlyText
+from .early import EarlyText, read_pdf
 from .limits import MAX_MB, check_item_sizes, megabytes, read_at_most
 
 LICENSE = ("© Wizards of the Coast LLC; reproduced for reference under the Wizards of the Coast "
@@ -67,12 +69,28 @@ def read_source(path: Path, max_bytes: int = megabytes(MAX_MB),
     than `max_bytes`."""
     if str(path) == "-":
         return Source(STDIN, read_at_most(sys.stdin.buffer, STDIN, max_bytes), "standard input")
+    shown = printable(str(path))
     try:
-        with path.open("rb") as stream:
-            return Source(path.name, read_at_most(stream, str(path), max_bytes),
-                          str(path.resolve()) if keep_path else path.name)
+        # a named pipe is opened without waiting for a writer (open() would wait for one
+        # forever), then read as any file; with no writer it holds nothing
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        os.set_blocking(fd, True)
+        with os.fdopen(fd, "rb") as stream:
+            data = read_at_most(stream, shown, max_bytes)
+            pipe = stat.S_ISFIFO(os.fstat(stream.fileno()).st_mode)
     except OSError as exc:
-        raise InputError(f"{path}: cannot read: {exc.strerror}") from None
+        raise InputError(f"{shown}: cannot read: {exc.strerror}") from None
+    if pipe and not data:
+        raise InputError(f"{shown}: a named pipe that nothing was written to (no program "
+                         "writes to it): nothing to read")
+    name = printable(path.name)
+    return Source(name, data, printable(str(path.resolve())) if keep_path else name)
+
+
+def printable(name: str) -> str:
+    """`name` with the bytes of a file name that are no UTF-8 (Python keeps them as lone
+    surrogates) written as \\xNN: the database, the terminal and JSON take UTF-8 only."""
+    return os.fsencode(name).decode("utf-8", "backslashreplace")
 
 
 def parse_release(source: Source, max_bytes: int = megabytes(MAX_MB)) -> Document:
@@ -83,6 +101,8 @@ def parse_release(source: Source, max_bytes: int = megabytes(MAX_MB)) -> Documen
     notes: list[str] = []
     try:
         read = source.early.result(source.data) if source.early is not None else None
+        if read is None and form_of(source.data) == PDF:
+            read = read_pdf(source.data, max_bytes)  # C code: in a bounded worker
         if read is None:
             form, text = release_text(source.data, notes, max_bytes)
         else:
@@ -245,13 +265,18 @@ def store_release(db: sqlite_utils.Database, doc_id: str, source: Source,
     return counts
 
 
-def previous_sources(db_path: Path) -> list[tuple[str, Source]]:
-    """(id, source) of every document added to the database at `db_path`; [] when none."""
+def previous_sources(db_path: Path, whole: bool = False) -> list[tuple[str, Source]]:
+    """(id, source) of every document added to the database at `db_path`; [] when none.
+    With `whole`, every page of the database is read first (PRAGMA quick_check, about a
+    second at full history): damage elsewhere than in the added sources also makes it
+    UnreadableDatabase, so that a rebuild keeps the damaged file aside rather than drop it."""
     if not db_path.is_file():
         return []
     try:
         conn = read_only(db_path)
         try:
+            if whole and (found := conn.execute("PRAGMA quick_check(1)").fetchone()[0]) != "ok":
+                raise sqlite3.DatabaseError(found.splitlines()[-1].strip())
             rows = conn.execute(
                 "SELECT document, name, origin, data FROM document_sources ORDER BY document"
             ).fetchall()

@@ -29,6 +29,7 @@ from ..layers import LAYERS
 from ..layers.run import run_layers
 from ..trace.run import scanned_engines
 from .build import retrace
+from .kept import forget
 from .overrides import store_file
 
 
@@ -48,13 +49,18 @@ class RemoveReport:
     seconds: float = 0.0
 
 
-def remove_documents(db_path: Path, doc_ids: list[str]) -> RemoveReport:
-    """Remove the added editions `doc_ids` from the database at `db_path`, all or none."""
+def remove_documents(db_path: Path, doc_ids: list[str],
+                     releases: Path | None = None) -> RemoveReport:
+    """Remove the added editions `doc_ids` from the database at `db_path`, all or none, and
+    their files kept in the folder `releases` (rulesdb.sources.kept), when one is given."""
     started = time.perf_counter()
     if not db_path.is_file():
         raise InputError(f"{db_path}: no such database")
     with collector_paused(), writing(db_path), write_failures(db_path):
         report = _remove(db_path, list(dict.fromkeys(doc_ids)))
+        if releases is not None:
+            for doc_id in report.removed:
+                forget(releases, doc_id)
     report.seconds = time.perf_counter() - started
     return report
 

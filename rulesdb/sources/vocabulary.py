@@ -3,14 +3,16 @@
 `data/search-vocabulary.txt` maps the words players use to the rules' words, one entry per
 line (`WORD[ | WORD …] = READING[ | READING …][ + READING …]   # note`: `|` separates
 alternatives, `+` parts that each count); `data/search-stopwords.txt` lists
-the filler words a query leaves out. Both are stored by `build` (tables `search_vocabulary`
-and `search_stopwords`), so the database answers searches on its own; a line that cannot be
-read is an input error naming the file and line.
+the filler words a query leaves out; `data/search-ranker.toml` holds the second stage's
+weights (rulesdb.lookup.rerank). All are stored by `build` (tables
+`search_vocabulary`, `search_stopwords`, `search_ranker`), so the database answers searches on
+its own; a line that cannot be read is an input error naming the file and line.
 """
 
 from __future__ import annotations
 
 import re
+import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,6 +24,7 @@ from ..errors import InputError
 ENTRY = re.compile(r"^(?P<words>[^=#]+?)\s*=\s*(?P<reading>[^#]+?)\s*(?:#\s*(?P<note>.*))?$")
 VOCABULARY = "search-vocabulary.txt"
 STOPWORDS = "search-stopwords.txt"
+RANKER = "search-ranker.toml"
 
 
 @dataclass(frozen=True)
@@ -73,6 +76,26 @@ def read_stopwords(path: Path) -> list[str]:
     return list(dict.fromkeys(words))
 
 
+def read_ranker(path: Path) -> list[dict]:
+    """The ranker's weights, a row per feature; InputError naming the file for a file that
+    is not TOML with a [weights] table of numbers."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"{path}: cannot be read ({exc})") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise InputError(f"{path}: {exc}") from None
+    weights = data.get("weights")
+    if not isinstance(weights, dict):
+        raise InputError(f"{path}: no [weights] table")
+    rows = []
+    for name, weight in weights.items():
+        if isinstance(weight, bool) or not isinstance(weight, int | float):
+            raise InputError(f"{path}: weight {name!r} is not a number: {weight!r}")
+        rows.append({"name": name, "weight": float(weight)})
+    return rows
+
+
 def _lines(path: Path) -> list[str]:
     try:
         return path.read_text(encoding="utf-8").splitlines()
@@ -81,18 +104,23 @@ def _lines(path: Path) -> list[str]:
 
 
 def store(db: sqlite_utils.Database, data_dir: Path) -> str:
-    """Store the vocabulary and stop words of `data_dir` (each left empty when its file is
-    missing); a one-line summary."""
+    """Store the vocabulary, stop words and ranker of `data_dir` (each left empty when its
+    file is missing); a one-line summary."""
     vocabulary = data_dir / VOCABULARY
     stopwords = data_dir / STOPWORDS
+    ranker = data_dir / RANKER
     entries = read_vocabulary(vocabulary) if vocabulary.is_file() else []
     words = read_stopwords(stopwords) if stopwords.is_file() else []
-    ensure_schema(db, ["search_vocabulary", "search_stopwords"])
+    ranking = read_ranker(ranker) if ranker.is_file() else []
+    ensure_schema(db, ["search_vocabulary", "search_stopwords", "search_ranker"])
     db.execute("DELETE FROM search_vocabulary")
     db.execute("DELETE FROM search_stopwords")
+    db.execute("DELETE FROM search_ranker")
+    db["search_ranker"].insert_all(ranking)
     db["search_vocabulary"].insert_all(
         {"line": entry.line, "words": " | ".join(entry.words),
           "reading": " + ".join(" | ".join(part) for part in entry.readings),
           "note": entry.note} for entry in entries)
     db["search_stopwords"].insert_all({"word": word} for word in words)
-    return f"{len(entries)} vocabulary entries, {len(words)} stop words"
+    return (f"{len(entries)} vocabulary entries, {len(words)} stop words, "
+            f"{len(ranking)} ranker weights")

@@ -9,8 +9,8 @@ import json
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from .fields import ScenarioError
-from .scenario import load
+from ..engine.fields import ScenarioError
+from ..engine.scenario import load
 
 Scenario = dict[str, Any]
 # Lowest value a number may shrink to, by field.
@@ -22,7 +22,7 @@ SIMPLER_KEYWORDS = {"trample over planeswalkers": "trample", "double strike": "f
 def shrink(scenario: Scenario, fails: Callable[[Scenario], bool],
            budget: int = 3000) -> tuple[Scenario, int]:
     """A smallest variant of `scenario` for which `fails` holds, and the number of variants
-    tried (at most `budget`)."""
+    tried (at most `budget`). Its ids are kept (`canonical` renames them)."""
     current, tried = scenario, 0
     progress = True
     while progress and tried < budget:
@@ -30,15 +30,12 @@ def shrink(scenario: Scenario, fails: Callable[[Scenario], bool],
         for candidate in variants(current):
             if tried >= budget:
                 break
-            if not _legal(candidate):
+            if not legal(candidate):
                 continue
             tried += 1
             if fails(candidate):
                 current, progress = candidate, True
                 break
-    renamed = canonical(current)
-    if renamed != current and _legal(renamed) and fails(renamed):
-        current = renamed
     return current, tried
 
 
@@ -204,7 +201,8 @@ def _lower(value: int, floor: int) -> list[int]:
     return sorted({floor, (floor + value) // 2, value - 1} - {value})
 
 
-def _legal(s: Scenario) -> bool:
+def legal(s: Scenario) -> bool:
+    """Whether `s` is a scenario the reader accepts."""
     try:
         load(s)
     except ScenarioError:

@@ -15,9 +15,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .blocking import block_restriction
-from .scenario import load
-from .vocabulary import COLORS
+from ..engine.blocking import block_restriction
+from ..engine.scenario import load
+from ..engine.vocabulary import COLORS
 
 # (keyword as a scenario writes it, probability a creature has it)
 KEYWORD_ODDS: tuple[tuple[Any, float], ...] = (
