@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import shutil
+import sys
 import tempfile
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -21,6 +24,16 @@ SOURCE_FILES = {
     "rulebook-2005": SOURCES / "rulebook-ninth-edition-2005.txt",
     "rulebook-1995": SOURCES / "rulebook-fourth-edition-1995-section2.txt",
 }
+
+
+def script(name: str, folder: str = "benchmarks") -> ModuleType:
+    """A script of the project (benchmarks/NAME.py, or docs/) loaded as a module, registered
+    under its name (its dataclasses look their module up)."""
+    spec = importlib.util.spec_from_file_location(name, ROOT / folder / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
 
 
 # No test reads or writes the real user data folder (the default database, the releases a user

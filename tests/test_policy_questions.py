@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from conftest import script
+
 QUESTIONS = Path(__file__).resolve().parent / "data" / "search_questions_policy.tsv"
 DOCUMENTS = {"mtr": "mtr-2026-02-27", "ipg": "ipg-2024-09-23"}
 
@@ -55,14 +57,7 @@ def test_every_answer_is_a_paragraph_of_the_current_documents(row, bundled_db) -
 
 
 def test_the_quality_benchmark_names_a_hit_as_the_set_names_its_answers() -> None:
-    import importlib.util
-    import sys
-
-    path = QUESTIONS.parent.parent.parent / "benchmarks" / "search_quality.py"
-    spec = importlib.util.spec_from_file_location("search_quality", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["search_quality"] = module
-    spec.loader.exec_module(module)
+    module = script("search_quality")
     questions = module.load_questions(QUESTIONS)
     assert len(questions) == len(rows())
     label = module.hit_label

@@ -142,5 +142,5 @@ def test_reasons_in_words(small_db):
     candidate = rerank.Candidate(item=None, features={}, paraphrased=[("remov", "exil")],
                                  cited=4, text="That card is exiled.")
     assert rerank.reasons(candidate, read, frozenset()) == ["says exiled (for removed)",
-                                                            "cited by 4 rules"]
+                                                            "cited 4 times"]
     assert rerank.reasons(rerank.Candidate(item=None, cited=1), read, frozenset()) == []

@@ -36,10 +36,11 @@ KINDS = {"ability": "ability", "action": "action", "ability-word": "ability_word
 
 @click.command()
 @click.argument("text", metavar="QUERY")
-@click.option("--doc", "doc_id", help="Search this document [default: the current rules, "
-                                      "the newest whole Comprehensive Rules].")
+@click.option("--doc", "doc_id", help="Search one document: cr, mtr or ipg (its newest "
+                                      "edition) or a document id [default: the current "
+                                      "documents, the newest CR, MTR and IPG].")
 @click.option("--all-editions", is_flag=True,
-              help="After the current rules, every other edition and document.")
+              help="After the current documents, every other edition and document.")
 @click.option("--limit", type=click.IntRange(1, 500), default=10, show_default=True,
               help="At most this many hits.")
 @db_option
@@ -47,20 +48,26 @@ KINDS = {"ability": "ability", "action": "action", "ability-word": "ability_word
 @json_option
 def search(text: str, doc_id: str | None, all_editions: bool, limit: int, db_path: Path,
            fmt: str, as_json: bool) -> None:
-    """Find the rules a question is about, the current rules first.
+    """Find the rules and paragraphs a question is about, the current documents first.
 
-    QUERY is a question in plain words, players' words or the rules' own: "can a tapped
-    creature block", "etb trigger", "deathtouch trample". Filler words are left out, every
-    other word counts (blocks, blocked and blocking are one word), and the rules that
-    cover more of the question come first; players' words (etb, cmc, fizzle, pro red) and
-    obsolete terms (mana burn, in play) are read as the rules' words, and the output says
-    how. "Quoted words" match as a phrase. A query that is a rule number shows that rule.
-    Without --doc the newest whole edition is searched; a concept only older editions have
-    is answered from the last edition that had it.
+    QUERY is a question in plain words, players' words or the documents' own: "can a
+    tapped creature block", "etb trigger", "penalty for looking at an extra card". Filler
+    words are left out, every other word counts (blocks, blocked and blocking are one
+    word), and what answers more of the question comes first; players' and judges' words
+    (etb, cmc, fizzle, GRV, DQ) and obsolete terms (mana burn, in play) are read as the
+    documents' words, and the output says how. "Quoted words" match as a phrase. A query
+    that is a rule number shows that rule.
 
-    Example:
+    Without --doc the current documents are searched together, each hit labelled with
+    its document: the newest Comprehensive Rules (rules and glossary), Magic Tournament
+    Rules and Infraction Procedure Guide. --doc cr, mtr or ipg searches one of them; a
+    concept only older CR editions have is answered from the last edition that had it.
+
+    Examples:
 
         rulesdb search "what happens if both players lose at the same time"
+
+        rulesdb search "can I use my phone between games" --doc mtr
     """
     from ..lookup import search as full_text  # the glossary, keywords and refs do without it
 

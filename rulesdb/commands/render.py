@@ -153,9 +153,11 @@ def search_lines(result: Row, fmt: str, chosen: bool = False) -> list[str]:
     md = fmt == "markdown"
     hits = result["hits"]
     scope = result["scope"]
-    where = (f" in {scope}" + ("" if chosen else
-                               ", the current rules (--all-editions: every edition)")
-             if scope else "")
+    docs = result.get("documents") or ([scope] if scope else [])
+    where = (f" in {', '.join(docs)}" + ("" if chosen else
+                                         ", the current documents (--doc cr|mtr|ipg: one; "
+                                         "--all-editions: every edition)")
+             if docs else "")
     count = f"{len(hits)} hit{'s' if len(hits) != 1 else ''}"
     lines = [f"**Search:** {result['query']} ({count}{where})" if md
              else f"{count} for {result['query']!r}{where}"]
@@ -163,7 +165,8 @@ def search_lines(result: Row, fmt: str, chosen: bool = False) -> list[str]:
               for line in describe(result)]
     for hit in hits:
         label = hit.get("number") or hit.get("term")
-        head = f"{hit['kind']} {label} ({hit['document']}{also_in(hit)})"
+        title = f" {hit['title']}" if hit.get("title") else ""
+        head = f"{hit['kind']} {label}{title} ({hit['document']}{also_in(hit)})"
         snippet = highlight(hit["snippet"].replace("\n", " "), fmt)
         why = "; ".join(hit.get("why") or [])
         if md:

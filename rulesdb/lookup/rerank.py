@@ -172,7 +172,7 @@ def reasons(candidate: Candidate, read: Reading, stopwords: frozenset[str]) -> l
             f"{said} (for {asked})" for asked, said in
             _surface(candidate.paraphrased, read, candidate.text, stopwords)))
     if candidate.cited > 1:
-        out.append(f"cited by {candidate.cited} rules")
+        out.append(f"cited {candidate.cited} times")
     return out
 
 
