@@ -63,7 +63,7 @@ def search(text: str, doc_id: str | None, all_editions: bool, limit: int, db_pat
     Rules and Infraction Procedure Guide. --doc cr, mtr or ipg searches one of them; a
     concept only older CR editions have is answered from the last edition that had it.
 
-    Examples:
+    Example:
 
         rulesdb search "what happens if both players lose at the same time"
 
