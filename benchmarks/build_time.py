@@ -1,6 +1,6 @@
 """Time `rulesdb build`, each run a fresh process (as a user runs it): the default build
-(the five bundled documents and the 115 releases of the history: the archive's 110 and the
-five shipped as .docx and .doc) and, for
+(the eight bundled documents, five seeds and the judges' three, and the 115 releases of the
+history: the archive's 110 and the five shipped as .docx and .doc) and, for
 comparison, `--seeds-only`.
 
 Prints the wall time of every run; for the median run of each: parse + store time of the

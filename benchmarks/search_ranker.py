@@ -6,8 +6,10 @@ The second stage (rulesdb/lookup/rerank.py) orders the lexical ranking's first c
 a weighted sum of features. The weights are learned by pairwise logistic regression (each
 right answer against up to 30 wrong candidates of the same question, L2-regularized,
 Newton's method) on the development half of real people's questions
-(tests/data/search_questions_real.tsv, half = dev) and the project's own questions
-(tests/data/search_questions.tsv). The test half is never read here.
+(tests/data/search_questions_real.tsv, half = dev), the project's own questions
+(tests/data/search_questions.tsv) and the development half of the judges' questions
+(tests/data/search_questions_policy.tsv, half = dev), each a search with no options over the
+current CR, MTR and IPG. The test halves are never read here.
 
 Printed: the development half's recall@1 and recall@5 by 5-fold cross-validation (the
 project's own questions always among the learned ones) with the lexical order alone, with
@@ -30,6 +32,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from search_quality import (
     HOLDOUT,
+    POLICY,
     QUESTIONS,
     REAL,
     Question,
@@ -45,24 +48,30 @@ C = 1.0  # inverse regularization strength, as scikit-learn's LogisticRegression
 
 def candidates(conn, question: Question, paraphrased: bool = True
                ) -> list[tuple[str, dict[str, float]]]:
-    """The second stage's candidates for a question: (label, features), lexical order
+    """The second stage's candidates for a question as a search with no options reads them
+    (each current document's first, one document after another): (label, features)
     (`paraphrased` False: `meaning` from the question's own words alone)."""
     from rulesdb.lookup import rerank, search
 
-    scope_id = search.current_edition(conn)
-    read = search.read_query(conn, question.query, scope_id)
-    if not read.concepts:
+    docs = search.current_documents(conn)
+    read = search.read_query(conn, question.query, docs[0] if docs else None)
+    if not docs or not read.concepts:
         return []
-    scope, _, ranked = search.first_stage(conn, read, scope_id)
-    stopwords = search._lexicon(conn, scope_id).stopwords
-    out = []
-    for candidate in rerank.features(conn, scope, read, ranked[:rerank.CANDIDATES],
-                                     stopwords, paraphrased):
-        item = candidate.item
-        label = (f"glossary:{scope.terms[item.key]}" if item.kind == "glossary"
-                 else scope.numbers[item.key])
-        out.append((label, candidate.features))
-    return out
+    searched = [search.Searched(*search.first_stage(conn, read, doc)) for doc in docs]
+    groups = [(each.scope, each.ranked[:rerank.CANDIDATES]) for each in searched]
+    stopwords = search._lexicon(conn, docs[0]).stopwords
+    return [(label(candidate.scope, candidate.item), candidate.features)
+            for found in rerank.features(conn, read, groups, stopwords, paraphrased)
+            for candidate in found]
+
+
+def label(scope, item) -> str:
+    """A candidate as the question sets name their answers (search_quality.hit_label)."""
+    if item.kind == "glossary":
+        return f"glossary:{scope.terms[item.key]}"
+    prefix = scope.doc_id.split("-")[0]
+    return f"{prefix}:{scope.numbers[item.key]}" if prefix in ("mtr", "ipg") \
+        else scope.numbers[item.key]
 
 
 def matrix(rows: list[tuple[str, dict[str, float]]], names: list[str]) -> np.ndarray:
@@ -159,6 +168,7 @@ def main() -> None:
     names = list(FEATURES)
     dev = [(q, candidates(conn, q)) for q in load_questions(REAL) if q.half == "dev"]
     own = [(q, candidates(conn, q)) for q in load_questions(QUESTIONS)]
+    own += [(q, candidates(conn, q)) for q in load_questions(POLICY) if q.half == "dev"]
     holdout = [(q, candidates(conn, q)) for q in load_questions(HOLDOUT)]
     print(f"{len(dev)} development questions, {len(own)} of the project's own; "
           f"{sum(any(label in q.answers for label, _ in rows) for q, rows in dev) / len(dev):.3f}"

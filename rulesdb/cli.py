@@ -28,6 +28,7 @@ COMMANDS = {
     "diff": "lineage", "history": "lineage", "align": "align", "serve": "site",
     "trace": "engine", "coverage": "engine", "combat": "combat", "conformance": "combat",
     "search": "lookup", "glossary": "lookup", "keywords": "lookup", "refs": "lookup",
+    "infractions": "lookup",
 }
 
 

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
+import shutil
+import sys
 import tempfile
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -22,6 +26,16 @@ SOURCE_FILES = {
 }
 
 
+def script(name: str, folder: str = "benchmarks") -> ModuleType:
+    """A script of the project (benchmarks/NAME.py, or docs/) loaded as a module, registered
+    under its name (its dataclasses look their module up)."""
+    spec = importlib.util.spec_from_file_location(name, ROOT / folder / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
 # No test reads or writes the real user data folder (the default database, the releases a user
 # added, their alignments): the whole session, and every process it starts, gets a folder of
 # its own, through the variable rulesdb reads (RULESDB_HOME) and the platform's (XDG_DATA_HOME).
@@ -30,6 +44,15 @@ os.environ["RULESDB_HOME"] = str(USER_HOME / "rulesdb")
 os.environ["XDG_DATA_HOME"] = str(USER_HOME / "xdg")
 for _name in ("RULESDB_DB", "RULESDB_OVERRIDES"):
     os.environ.pop(_name, None)
+
+
+def copy_sources(tmp_path: Path) -> Path:
+    """A copy of data/sources in `tmp_path`, with the judges' documents beside it where the
+    catalogue finds them (../policy); the copied sources folder."""
+    target = tmp_path / "sources"
+    shutil.copytree(SOURCES, target)
+    shutil.copytree(SOURCES.parent / "policy", tmp_path / "policy")
+    return target
 
 
 def corpus_files() -> list[Path]:

@@ -100,22 +100,32 @@ def _width(document: pdfium.PdfDocument, font, text: str) -> float:
 
 def _wrapped(document: pdfium.PdfDocument, font, paragraph: str, width: float) -> list[str]:
     """The lines `paragraph` wraps into: each as many words as fit in `width`, a line
-    ending with the space it wrapped at (as Word writes it)."""
+    ending with the space it wrapped at (as Word writes it); a hyphenated word that does
+    not fit is broken after the last of its hyphens that fits, as word processors do."""
     lines, line = [], ""
     for word in paragraph.split(" "):
         candidate = f"{line} {word}" if line else word
         if line and _width(document, font, candidate) > width:
-            lines.append(line + " ")
-            line = word
+            pieces = word.split("-")
+            head = next((cut for cut in range(len(pieces) - 1, 0, -1)
+                         if _width(document, font, f"{line} {'-'.join(pieces[:cut])}-")
+                         <= width), None)
+            if head is None:
+                lines.append(line + " ")
+                line = word
+            else:
+                lines.append(f"{line} {'-'.join(pieces[:head])}-")
+                line = "-".join(pieces[head:])
         else:
             line = candidate
     return [*lines, line]
 
 
 def pdf(text: str, width: float = PAGE[0] - 2 * MARGIN, lines_per_page: int = 60,
-        scan_pages: int = 0) -> bytes:
+        scan_pages: int = 0, folios: bool = False) -> bytes:
     """A PDF of `text` typeset in Helvetica: a paragraph a line of `text`, wrapped within
-    `width`, an empty line an empty line; `scan_pages` pages with no text after it."""
+    `width`, an empty line an empty line; `scan_pages` pages with no text after it; with
+    `folios`, each page's number printed under its text."""
     document = pdfium.PdfDocument.new()
     font = pdfium_c.FPDFText_LoadStandardFont(document.raw, b"Helvetica")
     printed: list[str | None] = []
@@ -124,6 +134,8 @@ def pdf(text: str, width: float = PAGE[0] - 2 * MARGIN, lines_per_page: int = 60
     pages = [printed[at:at + lines_per_page] for at in range(0, len(printed), lines_per_page)]
     for index, lines in enumerate(pages if text else []):
         page = document.new_page(*PAGE)
+        if folios:
+            lines = [*lines, *[None] * (lines_per_page - len(lines)), None, str(index + 1)]
         for row, line in enumerate(lines):
             if line is None:
                 continue
@@ -133,7 +145,6 @@ def pdf(text: str, width: float = PAGE[0] - 2 * MARGIN, lines_per_page: int = 60
             pdfium_c.FPDFPage_InsertObject(page.raw, obj)
         pdfium_c.FPDFPage_GenerateContent(page.raw)
         page.close()
-        del index
     for _ in range(scan_pages):
         document.new_page(*PAGE).close()
     buffer = io.BytesIO()

@@ -5,13 +5,12 @@ the database and the file as they were."""
 from __future__ import annotations
 
 import json
-import shutil
 import sqlite3
 from pathlib import Path
 
 import pytest
 
-from conftest import SOURCES
+from conftest import copy_sources
 from edition_helpers import TRAMPLE_A, TRAMPLE_B, make_db, run, write_releases
 
 A, B, C = "cr-2024-01-01", "cr-2024-06-01", "cr-2025-01-01"
@@ -194,8 +193,7 @@ def test_add_aligns_again_the_pairs_whose_overrides_the_file_changed(tmp_path):
 
 def test_build_applies_the_file_again_and_keeps_the_database_when_one_is_wrong(tmp_path, db):
     align(db, A, "702.19a", B, "702.19a", "--note", "checked")
-    sources = tmp_path / "sources"
-    shutil.copytree(SOURCES, sources)
+    sources = copy_sources(tmp_path)
     result = run("build", "--seeds-only", "--sources", str(sources), "--db", str(db),
                  "--overrides", str(db.parent / "overrides.txt"))
     assert result.exit_code == 0, result.output
@@ -212,8 +210,7 @@ def test_build_applies_the_file_again_and_keeps_the_database_when_one_is_wrong(t
 
 def test_build_without_the_file_keeps_the_databases_overrides(tmp_path, db):
     align(db, A, "702.19a", B, "702.19a", "--note", "kept")
-    sources = tmp_path / "sources"
-    shutil.copytree(SOURCES, sources)
+    sources = copy_sources(tmp_path)
     result = run("build", "--seeds-only", "--sources", str(sources), "--db", str(db),
                  "--overrides", str(tmp_path / "absent.txt"))
     assert result.exit_code == 0, result.output

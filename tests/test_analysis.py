@@ -60,7 +60,8 @@ def test_documents_oldest_first(conn):
     assert [(d["effective_date"], d["label"]) for d in docs] == [
         ("1995", "rulebook-1995 (partial)"), ("1999-04", "rulings-1999-04"),
         ("2005", "rulebook-2005"), ("2009-02-01", "cr-2009-02-01-flattened (partial)"),
-        ("2025-06-06", "cr-2025-06-06-chapter7 (partial)")]
+        ("2024-09-23", "ipg-2024-09-23"), ("2025-06-06", "cr-2025-06-06-chapter7 (partial)"),
+        ("2025-11-10", "mtr-2025-11-10 (partial)"), ("2026-02-27", "mtr-2026-02-27")]
 
 
 def test_document_sizes_match_the_documents_table(conn):
@@ -85,6 +86,9 @@ def test_chapter_sizes_partition_each_document(conn):
     assert keys[("cr-2009-02-01-flattened", "5")] == "Additional Rules"
     assert keys[("cr-2025-06-06-chapter7", "7")] == "Chapter 7"  # no chapter heading in the bundle
     assert keys[("rulings-1999-04", "A")] == "Abilities"
+    # the judges' documents by section, titled by their own headings
+    assert keys[("mtr-2026-02-27", "7")] == "Limited Tournament Rules"
+    assert keys[("ipg-2024-09-23", "2")] == "Game Play Errors"
 
 
 def test_keyword_introductions(conn):
@@ -148,7 +152,7 @@ def test_empty_layer_tables(writable):
 def test_diff_of_the_bundled_editions(conn):
     pair = edition_diff.default_pair(conn)
     assert pair == ("cr-2009-02-01-flattened", "cr-2025-06-06-chapter7")
-    assert edition_diff.stored_pairs(conn) == [pair]
+    assert edition_diff.stored_pairs(conn) == [pair, ("mtr-2025-11-10", "mtr-2026-02-27")]
     diff = edition_diff.edition_diff(conn, *pair)
     assert diff["alignment"] == "stored"
     chapters = edition_diff.chapters(conn, diff)

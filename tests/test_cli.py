@@ -46,7 +46,8 @@ def test_docs_json(db_path):
     assert result.exit_code == 0
     ids = [row["id"] for row in json.loads(result.output)]
     assert ids == ["rulebook-1995", "rulings-1999-04", "rulebook-2005", "cr-2009-02-01-flattened",
-                   "cr-2025-06-06-chapter7"]
+                   "ipg-2024-09-23", "cr-2025-06-06-chapter7", "mtr-2025-11-10",
+                   "mtr-2026-02-27"]
 
 
 def test_rule_json_has_subrules_and_examples(db_path):
@@ -94,7 +95,7 @@ def test_missing_database_is_an_input_error(tmp_path):
 def test_rulesdb_db_environment_variable(db_path):
     result = CliRunner().invoke(cli, ["docs", "--json"], env={"RULESDB_DB": str(db_path)})
     assert result.exit_code == 0
-    assert len(json.loads(result.output)) == 5
+    assert len(json.loads(result.output)) == 8
 
 
 def test_export_json_shape(db_path):

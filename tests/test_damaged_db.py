@@ -144,4 +144,4 @@ def test_build_over_a_damaged_database_keeps_it_aside_and_says_so(broken, kind, 
     assert f"{db}: cannot read the editions added to it (" in result.output
     assert "it is kept as rules.db.unreadable" in result.output
     conn = sqlite3.connect(db)
-    assert conn.execute("SELECT count(*) FROM documents").fetchone() == (5,)
+    assert conn.execute("SELECT count(*) FROM documents").fetchone() == (8,)

@@ -82,7 +82,8 @@ def test_lineages_stored_from_any_edition_on_are_those_stored_all_at_once(db, fi
 def test_missing_lineages_before_the_first_changed_edition_are_stored_again(db):
     lineage._store_lineages(db, EDITIONS, 0)
     expected = lineage_rows(db)
-    db.execute("DELETE FROM lineages")
+    marks = ", ".join("?" * len(EDITIONS))
+    db.execute(f"DELETE FROM lineages WHERE document IN ({marks})", EDITIONS)
     lineage._store_lineages(db, EDITIONS, 3)
     assert lineage_rows(db) == expected
 

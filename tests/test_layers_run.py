@@ -34,7 +34,7 @@ def chapter7_release(date: str) -> bytes:
     return (text[:start] + CHAPTER7.read_text(encoding="utf-8") + text[end:]).encode("utf-8")
 
 
-def layer_rows(db_path: Path) -> dict[str, Counter]:
+def layer_rows(db_path: Path, tables: tuple[str, ...] = LAYER_TABLES) -> dict[str, Counter]:
     """The rows of the layer tables, row ids replaced by what they name (document and
     position), so that databases whose rows were written in another order compare equal."""
     db = sqlite_utils.Database(db_path)
@@ -46,7 +46,7 @@ def layer_rows(db_path: Path) -> dict[str, Counter]:
             "SELECT id, document, number, position, label FROM examples")},
     }
     found = {}
-    for table in LAYER_TABLES:
+    for table in tables:
         columns = [c.name for c in db[table].columns if c.name != "id"]
         rows = Counter()
         for row in db.execute(f"SELECT {', '.join(f'[{c}]' for c in columns)} FROM [{table}]"):
@@ -262,7 +262,8 @@ def test_adding_editions_one_by_one_gives_the_rows_of_building_them_at_once(bund
     pairs = {(row[0], row[1]) for row in added["alignments"]}
     assert pairs == {("cr-2009-02-01-flattened", "cr-2010-03-01"), ("cr-2010-03-01",
                                                                     "cr-2020-01-10"),
-                     ("cr-2020-01-10", "cr-2025-06-06-chapter7")}
+                     ("cr-2020-01-10", "cr-2025-06-06-chapter7"),
+                     ("mtr-2025-11-10", "mtr-2026-02-27")}  # the bundled MTR editions
     assert {row[0] for row in added["term_mentions"]} >= {"cr-2010-03-01", "cr-2020-01-10"}
     build(path, SOURCES, seeds_only=True)
     assert layer_rows(path) == added

@@ -65,8 +65,10 @@ def test_lineages_give_one_stable_id_per_rule(built):
         "SELECT lineage, number FROM lineages WHERE lineage = (SELECT lineage FROM lineages "
         "WHERE number = '702.19' AND document = 'cr-2025-06-06-chapter7') ORDER BY document")] == [
         ("cr-2009-02-01-flattened/502.9", "502.9"), ("cr-2009-02-01-flattened/502.9", "702.19")]
+    # every rule of the CR and of the judges' documents (chains of their own) has one
     rules = conn.execute("SELECT count(*) FROM rules JOIN documents d ON d.id = rules.document "
-                         "WHERE d.kind = 'comprehensive_rules'").fetchone()[0]
+                         "WHERE d.kind IN ('comprehensive_rules', 'tournament_rules', "
+                         "'infraction_procedure_guide')").fetchone()[0]
     assert conn.execute("SELECT count(*) FROM lineages").fetchone()[0] == rules
 
 
@@ -105,11 +107,15 @@ def test_a_new_edition_between_two_replaces_their_pair(tmp_path):
                          file="x.txt", sha256="0", parser="cr_text",
                          effective_date="2020-01-01", partial=True, covers=doc.meta.covers)
     save_document(db, entry, doc)
+    mtr = "SELECT * FROM alignments WHERE old_doc LIKE 'mtr-%' ORDER BY id"
+    before = db.execute(mtr).fetchall()
     summary = lineage.compute(db, ["cr-2020-01-01"])
-    assert summary.startswith("2 edition pairs")
+    assert db.execute(mtr).fetchall() == before  # a CR edition leaves the MTR's pair alone
+    assert summary.startswith("3 edition pairs")  # and the MTR's, as it was
     pairs = db.execute("SELECT DISTINCT old_doc, new_doc FROM alignments ORDER BY 1").fetchall()
     assert pairs == [("cr-2009-02-01-flattened", "cr-2020-01-01"), ("cr-2020-01-01",
-                                                                    "cr-2025-06-06-chapter7")]
+                                                                    "cr-2025-06-06-chapter7"),
+                     ("mtr-2025-11-10", "mtr-2026-02-27")]
     ops = Counter(row[0] for row in db.execute(
         "SELECT change FROM alignments WHERE new_doc = 'cr-2025-06-06-chapter7'"))
     assert set(ops) == {"unchanged"}

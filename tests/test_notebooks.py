@@ -124,7 +124,7 @@ def test_notebook_runs_on_a_corpus_database(name, corpus_db, monkeypatch):
     nb, figures = execute(name, corpus_db, "corpus", monkeypatch)
     assert figures == FIGURES[name]
     assert uncaptioned(nb) == []
-    assert f"{len(corpus_files()) + 5} documents" in stdout(nb)
+    assert f"{len(corpus_files()) + 8} documents" in stdout(nb)  # and the eight bundled
 
 
 @pytest.mark.parametrize(("name", "tables"), [

@@ -5,10 +5,8 @@ and errors, the site's page; and the quality on the question set at full history
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import json
 import re
-import sys
 from pathlib import Path
 from urllib.parse import quote
 
@@ -21,9 +19,9 @@ from rulesdb.cli import cli
 from rulesdb.lookup.hits import HIT_END, HIT_START, snippet
 from rulesdb.lookup.query import connect
 from rulesdb.lookup.reading import replacement
-from rulesdb.lookup.search import first_stage, read_query, search
+from rulesdb.lookup.search import current_edition, first_stage, read_query, search
 
-from conftest import ROOT
+from conftest import ROOT, script
 
 
 @pytest.fixture(scope="module")
@@ -226,7 +224,8 @@ def test_nothing_found_exits_1(small_db):
 
 def test_markdown_output(small_db):
     out = run(small_db, "etb trigger", "--format", "markdown", "--limit", "2").output
-    assert out.startswith("**Search:** etb trigger (2 hits in cr-2026-01-16, the current rules")
+    assert out.startswith("**Search:** etb trigger (2 hits in cr-2026-01-16, mtr-2026-02-27, "
+                          "ipg-2024-09-23, the current documents")
     assert "\n_etb: read as enters the battlefield | enters_\n" in out
     assert re.search(r"\n- rule 603\.6\w? \(cr-2026-01-16.*\): .*\*\*", out)
 
@@ -293,12 +292,7 @@ def test_the_site_says_so_of_an_unknown_document(small_db):
 # --- quality at full history ---------------------------------------------------------------
 
 def quality():
-    path = ROOT / "benchmarks" / "search_quality.py"
-    spec = importlib.util.spec_from_file_location("search_quality", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["search_quality"] = module  # its dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
+    return script("search_quality")
 
 
 def test_the_question_set_is_well_formed():
@@ -357,15 +351,22 @@ def test_every_answer_of_the_real_question_set_is_in_the_newest_edition(history_
 
 
 def test_the_real_questions_keep_what_the_second_stage_gained(history_db):
-    """A guard at the figures measured when the second stage landed (docs/search.md): the
-    development half 0.362 / 0.662 (0.381 / 0.662 cross-validated while learning), the test
-    half 0.331 / 0.561, each recall@1 / @5."""
+    """A guard at the figures measured when the second stage landed (docs/search.md),
+    searching the current rules alone (`--doc cr`, all there was then): the development half
+    0.362 / 0.662, the test half 0.331 / 0.561, each recall@1 / @5. With no options the
+    judges' documents are searched beside them, and their paragraphs take some of the first
+    places (measured: 0.356 / 0.637 and 0.338 / 0.534): that cost stays within 0.04."""
     module = quality()
     real = module.load_questions(module.REAL)
     with connect(history_db) as db:
+        current = current_edition(db)
         for half, at_1, at_5 in (("dev", 0.36, 0.65), ("test", 0.33, 0.55)):
-            figures = module.scores(module.evaluate(db, [q for q in real if q.half == half]))
-            assert figures["recall@1"] >= at_1 and figures["recall@5"] >= at_5, (half, figures)
+            questions = [q for q in real if q.half == half]
+            alone = module.scores(module.evaluate(db, questions, current))
+            assert alone["recall@1"] >= at_1 and alone["recall@5"] >= at_5, (half, alone)
+            beside = module.scores(module.evaluate(db, questions))
+            assert all(beside[k] >= alone[k] - 0.04 for k in ("recall@1", "recall@5")), (
+                half, alone, beside)
 
 
 @pytest.mark.parametrize(("query", "answer"), [  # the issue's examples
@@ -378,7 +379,8 @@ def test_the_real_questions_keep_what_the_second_stage_gained(history_db):
 def test_the_issues_questions_find_their_rule_first_five(history_db, query, answer):
     result = found(history_db, query)
     assert answer in labels(result)
-    assert {hit["document"] for hit in result["hits"]} == {"cr-2026-01-16"}
+    # the judges' documents are searched beside the rules, and a game's question is the rules'
+    assert {hit["document"] for hit in result["hits"][:5]} == {"cr-2026-01-16"}
 
 
 def test_highlight_markers_do_not_leak(small_db):

@@ -76,7 +76,7 @@ def test_the_first_command_builds_the_default_database_once_and_answers(corpus, 
     assert first.stderr.splitlines()[0] == (
         f"{home / 'rules.db'}: no database yet: building it from the corpus rulesdb ships "
         "(once; about a minute)")
-    assert re.fullmatch(rf"built {re.escape(str(home / 'rules.db'))}: 5 documents in \d+ s",
+    assert re.fullmatch(rf"built {re.escape(str(home / 'rules.db'))}: 8 documents in \d+ s",
                         first.stderr.splitlines()[-1])
     second = run("glossary", "tapped")
     assert (second.exit_code, second.stderr) == (0, "")
@@ -208,7 +208,7 @@ def test_info_says_where_everything_is(corpus, home, tmp_path):
     report = json.loads(run("info", "--json").stdout)
     db = report["database"]
     assert (db["exists"], db["documents"], db["newest_cr"], db["corpus"], db["why_build"]) == (
-        True, 6, {"id": "cr-2025-06-06-chapter7", "effective_date": "2025-06-06"},
+        True, 9, {"id": "cr-2025-06-06-chapter7", "effective_date": "2025-06-06"},
         "rulesdb.data", None)
     assert db["bytes"] == (home / "rules.db").stat().st_size
     assert report["user_data"] == {
@@ -217,7 +217,7 @@ def test_info_says_where_everything_is(corpus, home, tmp_path):
     assert report["corpus"] == {"folder": str(corpus), "digest": shipped.digest()}
     text = run("info").stdout
     assert f"database: {home / 'rules.db'}\n" in text
-    assert "6 documents; newest Comprehensive Rules: cr-2025-06-06-chapter7" in text
+    assert "9 documents; newest Comprehensive Rules: cr-2025-06-06-chapter7" in text
     assert f"user data: {home}\n  releases you added: 1 (cr-2024-06-01)" in text
 
 

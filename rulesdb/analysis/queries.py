@@ -108,15 +108,15 @@ def chapter_sizes(conn: sqlite3.Connection) -> list[Row]:
     """Per document and chapter (CR chapter digit, else top-level section): rules and words.
 
     Chapter titles come from the document's own chapter heading, else from another edition's
-    heading for the same chapter, else 'Chapter N'.
+    (of the same kind) heading for the same chapter, else 'Chapter N'.
     """
     titles: dict[str, str] = {}
-    for doc_id, number, title in conn.execute(
-        "SELECT document, number, coalesce(title, text) FROM rules WHERE depth = 0 "
-        "ORDER BY document"
+    for doc_id, kind, number, title in conn.execute(
+        "SELECT r.document, d.kind, r.number, coalesce(r.title, r.text) FROM rules r "
+        "JOIN documents d ON d.id = r.document WHERE r.depth = 0 ORDER BY r.document"
     ):
         titles[f"{doc_id}\t{number}"] = title
-        titles.setdefault(number, title)
+        titles.setdefault(f"{kind}\t{number}", title)
     sizes = []
     for doc in documents(conn):
         counts: dict[str, Counter] = {}
@@ -130,7 +130,8 @@ def chapter_sizes(conn: sqlite3.Connection) -> list[Row]:
             counter["rules"] += 1
             counter["words"] += _words(text) + _words(examples)
         for key, counter in counts.items():
-            title = titles.get(f"{doc['id']}\t{key}") or titles.get(key) or f"Chapter {key}"
+            title = (titles.get(f"{doc['id']}\t{key}") or titles.get(f"{doc['kind']}\t{key}")
+                     or f"Chapter {key}")
             sizes.append({"document": doc["id"], "label": doc["label"], "kind": doc["kind"],
                           "year": doc["year"], "chapter": key, "title": title,
                           "rules": counter["rules"], "words": counter["words"]})

@@ -181,10 +181,18 @@ def wrap(text: str, indent: str = "") -> str:
     )
 
 
-def check_document(conn: sqlite3.Connection, doc_id: str | None) -> None:
-    """InputError when `doc_id` is given and names no document of the database."""
-    if doc_id and query.document(conn, doc_id) is None:
+def check_document(conn: sqlite3.Connection, doc_id: str | None) -> str | None:
+    """The id `doc_id` stands for (a kind's name, "cr", "mtr" or "ipg", is its newest
+    edition); InputError when it is given and names no document of the database."""
+    if not doc_id:
+        return doc_id
+    found = query.resolve_document(conn, doc_id)
+    if found is None:
+        if doc_id.lower() in query.KIND_NAMES:
+            raise InputError(f"no document of kind {doc_id} ({query.KIND_NAMES[doc_id.lower()]}) "
+                             "in the database; see `rulesdb docs`")
         raise InputError(f"no document {doc_id}; see `rulesdb docs`")
+    return found
 
 
 def not_found(conn: sqlite3.Connection, number: str, doc_id: str | None,
@@ -199,7 +207,7 @@ def not_found(conn: sqlite3.Connection, number: str, doc_id: str | None,
 def find_rule_or_fail(conn: sqlite3.Connection, number: str, doc_id: str | None) -> dict:
     """The rule row `number` (in `doc_id`, else the newest document that has it); InputError
     for an unknown document, NotFound with suggestions for an unknown rule."""
-    check_document(conn, doc_id)
+    doc_id = check_document(conn, doc_id)
     found = query.find_rule(conn, number, doc_id)
     if found is None:
         raise not_found(conn, number, doc_id)

@@ -32,15 +32,17 @@ from .render import format_option, output_format, rule_lines
 @db_option
 @sources_option
 @click.option("--seeds-only", is_flag=True,
-              help="Only the five bundled documents, not the history of 115 CR releases "
-                   "(seconds instead of half a minute: for quick work).")
+              help="Only the bundled documents (five seeds and the judges' three), not the "
+                   "history of 115 CR releases (seconds instead of half a minute: for quick "
+                   "work).")
 @overrides_option
 @json_option
 def build(db_path: Path, sources: Path | None, seeds_only: bool, overrides_path: Path | None,
           as_json: bool) -> None:
-    """Build the database from the catalogued sources, atomically: the bundled documents and
-    every Comprehensive Rules release of the history (the text archive, and the releases
-    that survive only as .docx or .doc), all shipped with rulesdb.
+    """Build the database from the catalogued sources, atomically: the bundled documents (the
+    seeds, and the judges' Magic Tournament Rules and Infraction Procedure Guide) and every
+    Comprehensive Rules release of the history (the text archive, and the releases that
+    survive only as .docx or .doc), all shipped with rulesdb.
 
     The first command run builds the default database by itself; run `build` to build it
     again, or another one. A failed or interrupted build leaves the previous database
@@ -116,19 +118,21 @@ def docs(db_path: Path, as_json: bool) -> None:
         echo_json(rows)
         return
     width = max((len(row["id"]) for row in rows), default=0)
+    kinds = max((len(row["kind"]) for row in rows), default=0)
     for row in rows:
         covers = ""
         if row["partial"] and "cut off" not in row["title"]:
             covers = f" covers {', '.join(row['covers'])}"
         if row.get("superseded_by"):
             covers += f"; the whole release is {row['superseded_by']}"
-        click.echo(f"{row['id']:{width}} {row['kind']:20} {row['rule_count']:5} rules "
+        click.echo(f"{row['id']:{width}} {row['kind']:{kinds}} {row['rule_count']:5} rules "
                    f"{row['glossary_count']:4} glossary  {row['title']}{covers}")
 
 
 @click.command()
 @click.argument("number")
-@click.option("--doc", "doc_id", help="Document id [default: the newest that has the rule].")
+@click.option("--doc", "doc_id", help="Document id, or cr, mtr, ipg for the newest edition of "
+                                      "that kind [default: the newest that has the rule].")
 @click.option("--tree", is_flag=True, help="The whole subtree, not only the direct subrules.")
 @click.option("--examples/--no-examples", default=True, show_default=True,
               help="Show the examples.")
@@ -140,12 +144,15 @@ def rule(number: str, doc_id: str | None, tree: bool, examples: bool, db_path: P
     """Show a rule with its subrules and examples, glossary terms marked, references listed.
 
     Terms are underlined (text) or _emphasized_ (Markdown) and defined after the rule, with
-    what each reference points to.
+    what each reference points to. The judges' documents are read the same way: a section
+    of the Magic Tournament Rules (`4.2 --doc mtr`) or an infraction of the Infraction
+    Procedure Guide with its penalty (`2.1 --doc ipg`).
 
     Example:
 
         rulesdb rule 702.19 --doc cr-2025-06-06
         rulesdb rule 702 --tree --no-examples --format markdown
+        rulesdb rule 4.2 --doc mtr
     """
     conn = open_db(db_path)
     found = find_rule_or_fail(conn, number, doc_id)

@@ -59,8 +59,7 @@ def diff(old: str, new: str, section: str | None, renumbered: bool, fmt: str, co
     from ..lineage.renumbered import renumbered as renumbered_rules
 
     conn = open_db(db_path)
-    for doc_id in (old, new):
-        check_document(conn, doc_id)
+    old, new = (check_document(conn, doc_id) or doc_id for doc_id in (old, new))
     if renumbered:
         moved = renumbered_rules(conn, old, new, section)
         if as_json:
@@ -246,8 +245,8 @@ def _html(result: dict[str, Any], context: int | None = 12) -> str:
 
 @click.command()
 @click.argument("number")
-@click.option("--doc", "doc_id", help="Document the number is read in [default: the newest "
-              "that has it].")
+@click.option("--doc", "doc_id", help="Document the number is read in (cr, mtr, ipg: the newest "
+              "edition of that kind) [default: the newest that has it].")
 @db_option
 @click.option("--all", "every", is_flag=True,
               help="Every version whole, each edition on its own lines (streamed), not runs "
@@ -286,8 +285,8 @@ def history(number: str, doc_id: str | None, db_path: Path, every: bool, step: s
     from .history_text import history_lines, summary_lines
 
     conn = open_db(db_path)
-    check_document(conn, doc_id)
-    check_document(conn, step)
+    doc_id = check_document(conn, doc_id)
+    step = check_document(conn, step)
     rule = lineage_query.history_rule(conn, number, doc_id)
     if rule is None:
         raise not_found(conn, number, doc_id, "rule or keyword")

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from ..ingest.policy_names import PENALTIES
 from ..lookup import lookup, query
 from .common import (
     InputError,
@@ -21,6 +22,7 @@ from .render import (
     format_option,
     glossary_lines,
     highlight,
+    infraction_lines,
     keyword_lines,
     output_format,
     refs_lines,
@@ -31,12 +33,14 @@ from .render import (
 KINDS = {"ability": "ability", "action": "action", "ability-word": "ability_word"}
 
 
+
 @click.command()
 @click.argument("text", metavar="QUERY")
-@click.option("--doc", "doc_id", help="Search this document [default: the current rules, "
-                                      "the newest whole Comprehensive Rules].")
+@click.option("--doc", "doc_id", help="Search one document: cr, mtr or ipg (its newest "
+                                      "edition) or a document id [default: the current "
+                                      "documents, the newest CR, MTR and IPG].")
 @click.option("--all-editions", is_flag=True,
-              help="After the current rules, every other edition and document.")
+              help="After the current documents, every other edition and document.")
 @click.option("--limit", type=click.IntRange(1, 500), default=10, show_default=True,
               help="At most this many hits.")
 @db_option
@@ -44,26 +48,32 @@ KINDS = {"ability": "ability", "action": "action", "ability-word": "ability_word
 @json_option
 def search(text: str, doc_id: str | None, all_editions: bool, limit: int, db_path: Path,
            fmt: str, as_json: bool) -> None:
-    """Find the rules a question is about, the current rules first.
+    """Find the rules and paragraphs a question is about, the current documents first.
 
-    QUERY is a question in plain words, players' words or the rules' own: "can a tapped
-    creature block", "etb trigger", "deathtouch trample". Filler words are left out, every
-    other word counts (blocks, blocked and blocking are one word), and the rules that
-    cover more of the question come first; players' words (etb, cmc, fizzle, pro red) and
-    obsolete terms (mana burn, in play) are read as the rules' words, and the output says
-    how. "Quoted words" match as a phrase. A query that is a rule number shows that rule.
-    Without --doc the newest whole edition is searched; a concept only older editions have
-    is answered from the last edition that had it.
+    QUERY is a question in plain words, players' words or the documents' own: "can a
+    tapped creature block", "etb trigger", "penalty for looking at an extra card". Filler
+    words are left out, every other word counts (blocks, blocked and blocking are one
+    word), and what answers more of the question comes first; players' and judges' words
+    (etb, cmc, fizzle, GRV, DQ) and obsolete terms (mana burn, in play) are read as the
+    documents' words, and the output says how. "Quoted words" match as a phrase. A query
+    that is a rule number shows that rule.
+
+    Without --doc the current documents are searched together, each hit labelled with
+    its document: the newest Comprehensive Rules (rules and glossary), Magic Tournament
+    Rules and Infraction Procedure Guide. --doc cr, mtr or ipg searches one of them; a
+    concept only older CR editions have is answered from the last edition that had it.
 
     Example:
 
         rulesdb search "what happens if both players lose at the same time"
+
+        rulesdb search "can I use my phone between games" --doc mtr
     """
     from ..lookup import search as full_text  # the glossary, keywords and refs do without it
 
     fmt = output_format(fmt, as_json)
     conn = open_db(db_path)
-    check_document(conn, doc_id)
+    doc_id = check_document(conn, doc_id)
     if full_text.looks_like_rule_number(text):
         found = query.find_rule(conn, text, doc_id)
         if found is not None:
@@ -122,7 +132,7 @@ def glossary(term: str, doc_id: str | None, every: bool, db_path: Path, fmt: str
     """
     fmt = output_format(fmt, as_json)
     conn = open_db(db_path)
-    check_document(conn, doc_id)
+    doc_id = check_document(conn, doc_id)
     result = lookup.glossary(conn, term, doc_id)
     for match in result["matches"]:
         del match["id"]
@@ -152,7 +162,7 @@ def keywords(doc_id: str | None, kind: str | None, db_path: Path, fmt: str,
     """
     fmt = output_format(fmt, as_json)
     conn = open_db(db_path)
-    check_document(conn, doc_id)
+    doc_id = check_document(conn, doc_id)
     result = lookup.keywords(conn, doc_id, KINDS.get(kind or ""))
     if fmt == "json":
         echo_json(result)
@@ -165,7 +175,8 @@ def keywords(doc_id: str | None, kind: str | None, db_path: Path, fmt: str,
 
 @click.command()
 @click.argument("number")
-@click.option("--doc", "doc_id", help="Document id [default: the newest that has the rule].")
+@click.option("--doc", "doc_id", help="Document id, or cr, mtr, ipg for the newest edition of "
+                                      "that kind [default: the newest that has the rule].")
 @db_option
 @format_option
 @json_option
@@ -188,4 +199,39 @@ def refs(number: str, doc_id: str | None, db_path: Path, fmt: str, as_json: bool
     click.echo("\n".join(refs_lines(result, fmt)))
 
 
-COMMANDS = [search, glossary, keywords, refs]
+@click.command()
+@click.option("--penalty", type=click.Choice(PENALTIES, case_sensitive=False),
+              help="Only the infractions with this penalty.")
+@click.option("--doc", "doc_id", default="ipg", show_default=True,
+              help="The Infraction Procedure Guide edition (ipg: the newest).")
+@db_option
+@format_option
+@json_option
+def infractions(penalty: str | None, doc_id: str, db_path: Path, fmt: str,
+                as_json: bool) -> None:
+    """List the infractions of the Infraction Procedure Guide with their penalties: every
+    one, or those with one penalty.
+
+    --json gives each infraction's parts: definition, examples, philosophy, additional
+    remedy, upgrade and downgrade (`rulesdb rule 2.2 --doc ipg` shows one whole).
+
+    Example:
+
+        rulesdb infractions --penalty "game loss"
+    """
+    fmt = output_format(fmt, as_json)
+    conn = open_db(db_path)
+    doc_id = check_document(conn, doc_id)
+    found = query.infractions(conn, doc_id=doc_id, penalty=penalty)
+    for item in found:
+        del item["rule_id"]
+    if fmt == "json":
+        echo_json(found)
+    if not found:
+        raise NotFound(f"no infraction{' with the penalty ' + penalty if penalty else ''} "
+                       f"in {doc_id}")
+    if fmt != "json":
+        click.echo("\n".join(infraction_lines(found, fmt)))
+
+
+COMMANDS = [search, glossary, keywords, refs, infractions]

@@ -79,13 +79,19 @@ def rule_lines(view: Row, fmt: str, examples: bool = True) -> list[str]:
     md = fmt == "markdown"
     for item in [view, *view["subrules"]]:
         text = item["text"] or ""
+        # a heading whose text is its body (a section of the judges' documents) shows it
+        label = (f"{item['number']} {item['title']}" if item.get("title")
+                 and item["title"] != text else item["number"])
         if item is view:
-            head = f"{view['number']} ({view['document']})"
+            head = f"{label} ({view['document']})"
             lines.append(f"**{head}**" if md else click.style(head, bold=True))
         elif md:
-            lines.append(f"**{item['number']}**")
+            lines.append(f"**{label}**")
         else:
-            lines.append(click.style(item["number"], bold=True))
+            lines.append(click.style(label, bold=True))
+        if item.get("infraction"):
+            penalty = f"Penalty: {item['infraction']['penalty']}"
+            lines.append(f"_{penalty}_" if md else f"  {penalty}")
         lines.append(mark_terms(text, item.get("terms", []), fmt) if md
                      else wrap_marked(text, item.get("terms", []), "  "))
         for example in item["examples"] if examples else []:
@@ -93,7 +99,7 @@ def rule_lines(view: Row, fmt: str, examples: bool = True) -> list[str]:
         if md:
             lines.append("")
     refs = [(item["number"], ref) for item in [view, *view["subrules"]]
-            for ref in item.get("references", [])]
+            for ref in item.get("references", []) if ref["kind"] != "term"]
     if refs:
         lines.append("**References**" if md else click.style("References:", bold=True))
         for number, ref in refs:
@@ -104,6 +110,13 @@ def rule_lines(view: Row, fmt: str, examples: bool = True) -> list[str]:
             elif ref["status"] != "resolved":
                 line += f" — {ref['status'].replace('_', ' ')}: {ref['reason'] or ''}".rstrip(": ")
             lines.append(f"- {line}" if md else wrap(line, "  "))
+    defined = _defined_terms(view)
+    if defined:
+        lines.append("**Defined terms**" if md else click.style("Defined terms:", bold=True))
+        for ref in defined:
+            line = (f"{ref['cited']} → {ref['target']} ({ref['target_document']}): "
+                    f"{ref['target_text']}")
+            lines.append(f"- {line}" if md else wrap(line, "  "))
     terms = _distinct_terms(view)
     if terms:
         if md:
@@ -113,6 +126,17 @@ def rule_lines(view: Row, fmt: str, examples: bool = True) -> list[str]:
             line = f"{term['term']} ({term['glossary']}): {term['definition']}"
             lines.append(f"- {line}" if md else wrap(line, "  "))
     return lines
+
+
+def _defined_terms(view: Row) -> list[Row]:
+    """The terms a judges' document defines that a view's texts use, each once (by the
+    paragraph that defines it)."""
+    seen: dict[tuple, Row] = {}
+    for item in [view, *view["subrules"]]:
+        for ref in item.get("references", []):
+            if ref["kind"] == "term" and ref["target"]:
+                seen.setdefault((ref["target_document"], ref["target"]), ref)
+    return list(seen.values())
 
 
 def _distinct_terms(view: Row) -> list[Row]:
@@ -129,9 +153,11 @@ def search_lines(result: Row, fmt: str, chosen: bool = False) -> list[str]:
     md = fmt == "markdown"
     hits = result["hits"]
     scope = result["scope"]
-    where = (f" in {scope}" + ("" if chosen else
-                               ", the current rules (--all-editions: every edition)")
-             if scope else "")
+    docs = result.get("documents") or ([scope] if scope else [])
+    where = (f" in {', '.join(docs)}" + ("" if chosen else
+                                         ", the current documents (--doc cr|mtr|ipg: one; "
+                                         "--all-editions: every edition)")
+             if docs else "")
     count = f"{len(hits)} hit{'s' if len(hits) != 1 else ''}"
     lines = [f"**Search:** {result['query']} ({count}{where})" if md
              else f"{count} for {result['query']!r}{where}"]
@@ -139,7 +165,8 @@ def search_lines(result: Row, fmt: str, chosen: bool = False) -> list[str]:
               for line in describe(result)]
     for hit in hits:
         label = hit.get("number") or hit.get("term")
-        head = f"{hit['kind']} {label} ({hit['document']}{also_in(hit)})"
+        title = f" {hit['title']}" if hit.get("title") else ""
+        head = f"{hit['kind']} {label}{title} ({hit['document']}{also_in(hit)})"
         snippet = highlight(hit["snippet"].replace("\n", " "), fmt)
         why = "; ".join(hit.get("why") or [])
         if md:
@@ -190,6 +217,18 @@ def keyword_lines(result: Row, fmt: str) -> list[str]:
             lines.append(f"- **{k['keyword']}** ({kind}, {k['number']}): {k['summary']}")
         else:
             lines.append(f"{k['number']:10} {k['keyword']:24} {kind:12} {k['summary']}")
+    return lines
+
+
+def infraction_lines(found: list[Row], fmt: str) -> list[str]:
+    """Infractions with their numbers and penalties, a line each."""
+    md = fmt == "markdown"
+    lines = [f"**{len(found)} infractions of {found[0]['document']}**" if md
+             else f"{len(found)} infractions in {found[0]['document']}"]
+    for item in found:
+        name = f"{item['category']} — {item['name']}" if item["category"] else item["name"]
+        lines.append(f"- **{item['number']}** {name}: {item['penalty']}" if md
+                     else f"{item['number']:5} {name:60} {item['penalty']}")
     return lines
 
 

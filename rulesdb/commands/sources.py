@@ -60,27 +60,31 @@ def add(files: tuple[Path, ...], db_path: Path, replace: bool, doc_id: str | Non
         keep_going: bool, max_mb: float, keep_path: bool, dry_run: bool,
         overrides_path: Path | None, as_json: bool) -> None:
     """Add official Comprehensive Rules releases to the database: text files, or the Word
-    (.docx, .doc), RTF and PDF documents Wizards also publishes them as.
+    (.docx, .doc), RTF and PDF documents Wizards also publishes them as; and editions of the
+    judges' Magic Tournament Rules and Infraction Procedure Guide (their PDF, or its text).
 
-    A file's form is told by its content, not its name. Each file becomes the edition cr-
-    YYYY-MM-DD of the effective date printed in it. The same text again does nothing; a more
-    complete source of an edition replaces a partial one; other differences need --replace.
-    All files are added in one transaction: any error leaves the database as it was, unless
-    --keep-going: then the files that do not parse or are refused are listed and left out,
-    and the others are added. The database is created when missing. A folder stands for the
-    release files directly in it (.txt, .docx, .doc, .rtf, .pdf), "-" for standard input.
-    Added to the default database, each release is kept as a file in the user data folder
-    too, so that a rebuild (after an upgrade) adds it again. A copy with its line breaks
-    lost (pasted from a web page, whitespace collapsed) is recognized and read as the
-    release. The alignments set by hand in the overrides file (`rulesdb align`) are applied,
-    as `build` applies them. A file longer than --max-mb (or holding more once read: a
-    .docx, a PDF), a PDF without a text layer (a scan), a document that needs a password to
-    open or is damaged, or one rule, example or glossary entry longer than 64 KB, is
-    refused.
+    A file's form is told by its content, not its name, and so is its document (by its
+    title line). Each file becomes the edition cr-YYYY-MM-DD (mtr-YYYY-MM-DD,
+    ipg-YYYY-MM-DD) of the effective date printed in it. The same text again does nothing; a
+    more complete source of an edition replaces a partial one; other differences need
+    --replace. All files are added in one transaction: any error leaves the database as it
+    was, unless --keep-going: then the files that do not parse or are refused are listed
+    and left out, and the others are added. The database is created when missing. A folder
+    stands for the release files directly in it (.txt, .docx, .doc, .rtf, .pdf), "-" for
+    standard input. Added to the default database, each release is kept as a file in the
+    user data folder too, so that a rebuild (after an upgrade) adds it again. A copy with
+    its line breaks lost (pasted from a web page, whitespace collapsed) is recognized and
+    read as the release. The alignments set by hand in the overrides file (`rulesdb align`)
+    are applied, as `build` applies them. A file longer than --max-mb (or holding more once
+    read: a .docx, a PDF), a PDF without a text layer (a scan), a document that needs a
+    password to open or is damaged, or one rule, example or glossary entry longer than
+    64 KB, is refused.
 
     Example:
 
         rulesdb add MagicCompRules-2023-10-13.txt "MagicCompRules 20250606.txt"
+
+        rulesdb add MTG_MTR_2026_Feb27_EN.pdf
 
         rulesdb add ../shared/corpus/cr/
 

@@ -25,6 +25,9 @@ LAYER_SPECS: dict[str, dict[str, Any]] = {
             "target_number": str,
             "target_rule_id": int,
             "target_glossary_id": int,
+            # the document cited, when another than the citing one (a judges' document and
+            # the CR citing each other); alone, the whole document
+            "target_doc": str,
             "status": str,
             "reason": str,
         },
@@ -36,6 +39,7 @@ LAYER_SPECS: dict[str, dict[str, Any]] = {
             ("glossary_id", "glossary", "id"),
             ("target_rule_id", "rule_rows", "id"),
             ("target_glossary_id", "glossary", "id"),
+            ("target_doc", "documents", "id"),
         ],
     },
     "keywords": {

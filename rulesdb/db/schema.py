@@ -160,6 +160,17 @@ TABLES: dict[str, dict[str, Any]] = {
         "pk": "id",
         "foreign_keys": [("document", "documents", "id")],
     },
+    # the Infraction Procedure Guide's infractions, each part of one in its own column
+    # (rulesdb.ingest.policy_infractions): "every infraction whose penalty is a Game Loss";
+    # examples is a JSON list, without their letters
+    "infractions": {
+        "columns": {"id": int, "document": str, "rule_id": int, "number": str,
+                    "category": str, "name": str, "penalty": str, "definition": str,
+                    "examples": str, "philosophy": str, "additional_remedy": str,
+                    "upgrade": str, "downgrade": str},
+        "pk": "id",
+        "foreign_keys": [("document", "documents", "id"), ("rule_id", "rule_rows", "id")],
+    },
     # search: the words players use read as the rules' words, and the filler words a query
     # leaves out (data/search-vocabulary.txt, data/search-stopwords.txt; rulesdb.lookup.reading)
     "search_vocabulary": {
@@ -195,6 +206,7 @@ INDEXES: dict[str, list[tuple[list[str], bool]]] = {
     "examples": [(["rule_id"], False)],
     "glossary": [(["document", "term"], False)],
     "citations": [(["rule_id"], False), (["source"], False)],
+    "infractions": [(["document", "number"], True), (["penalty"], False), (["rule_id"], True)],
     **LAYER_INDEXES,
 }
 

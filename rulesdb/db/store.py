@@ -9,11 +9,13 @@ from dataclasses import dataclass
 import sqlite_utils
 
 from ..ingest.model import Document, Rule
+from ..ingest.policy_infractions import infraction
 from .bulk import insert_rows, insert_tuples
+from .editions import cited_edition
 from .fts import drop_unused_heads, index_texts, unindex_fts, unindex_texts
 
 DOCUMENT_TABLES = ["rule_rows", "examples", "glossary", "citations", "glyphs", "parts", "residue",
-                   "build_warnings"]
+                   "build_warnings", "infractions"]
 
 
 @dataclass(frozen=True)
@@ -46,7 +48,7 @@ class StoredCounts:
 
 # Layer rows naming a document, by table: the columns that may hold its id or its rules' ids.
 LAYER_ROWS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
-    "references": (("document",), ()),
+    "references": (("document", "target_doc"), ()),
     "keywords": (("document",), ()),
     "alignments": (("old_doc", "new_doc"), ()),
     "edition_changes": (("old_doc", "new_doc"), ()),
@@ -68,6 +70,7 @@ def delete_document(db: sqlite_utils.Database, doc_id: str) -> None:
     if not db["documents"].exists() or not db.execute(
             "SELECT 1 FROM documents WHERE id = ?", [doc_id]).fetchone():
         return
+    _cite_another_edition(db, doc_id)
     rule_ids = "SELECT id FROM rule_rows WHERE document = ?"
     for table, (doc_columns, rule_columns) in LAYER_ROWS.items():
         if not db[table].exists():
@@ -85,6 +88,20 @@ def delete_document(db: sqlite_utils.Database, doc_id: str) -> None:
         unindex_texts(db, unused)
         db.execute(f"DELETE FROM texts WHERE {unused}")
     db.execute("DELETE FROM documents WHERE id = ?", [doc_id])
+
+
+def _cite_another_edition(db: sqlite_utils.Database, doc_id: str) -> None:
+    """The references of other documents to a document as a whole ("see the Magic Tournament
+    Rules") follow to the edition that name resolves to without it; with none left they go
+    with the document."""
+    if not db["references"].exists():
+        return
+    (kind,) = db.execute("SELECT kind FROM documents WHERE id = ?", [doc_id]).fetchone()
+    other = cited_edition(db.conn, kind, without=doc_id)
+    if other is not None:
+        db.execute("UPDATE [references] SET target_doc = ? WHERE target_doc = ? AND document "
+                   "!= ? AND kind = 'document' AND target_rule_id IS NULL",
+                   [other, doc_id, doc_id])
 
 
 def save_document(db: sqlite_utils.Database, entry: CatalogEntry, doc: Document) -> StoredCounts:
@@ -130,10 +147,23 @@ def save_document(db: sqlite_utils.Database, entry: CatalogEntry, doc: Document)
     insert_rows(db, "build_warnings", [
         {"document": entry.id, "message": message} for message in doc.warnings
     ])
+    _save_infractions(db, entry.id, doc.rules, rule_ids)
     if not outer:
         db.conn.commit()
     return StoredCounts(len(doc.rules), examples_total, len(doc.glossary), citations,
                         len(doc.residue))
+
+
+def _save_infractions(db: sqlite_utils.Database, doc_id: str, rules: tuple[Rule, ...],
+                      rule_ids: list[int]) -> None:
+    """The parts of each infraction of an Infraction Procedure Guide, a row each."""
+    rows = []
+    for rule, rule_id in zip(rules, rule_ids, strict=True):
+        found = infraction(rule)
+        if found is not None:
+            rows.append({"document": doc_id, "rule_id": rule_id, **vars(found),
+                         "examples": json.dumps(list(found.examples), ensure_ascii=False)})
+    insert_rows(db, "infractions", rows)
 
 
 def _next_id(db: sqlite_utils.Database, table: str) -> int:

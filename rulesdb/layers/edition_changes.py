@@ -27,9 +27,11 @@ def forget(db: sqlite_utils.Database, old_doc: str, new_doc: str) -> None:
 
 
 def store(db: sqlite_utils.Database, old_doc: str, new_doc: str, changes: list[Change],
-          old_rules: Mapping[str, RuleRec], new_rules: Mapping[str, RuleRec]) -> None:
+          old_rules: Mapping[str, RuleRec], new_rules: Mapping[str, RuleRec],
+          layout: bool = False) -> None:
     """Store the counts and the largest edits of the alignment of a pair of editions (whose
-    rules, by number, give the texts of the edits)."""
+    rules, by number, give the texts of the edits; a judges' document's, with `layout`,
+    compared in the new edition's order of lines: `wordiff.layout_opcodes`)."""
     forget(db, old_doc, new_doc)
     counts = Counter(change.op for change in changes)
     insert_tuples(db, "edition_changes", ("old_doc", "new_doc", *OPS),
@@ -37,7 +39,7 @@ def store(db: sqlite_utils.Database, old_doc: str, new_doc: str, changes: list[C
     edits = [change for change in changes if change.op in EDITS]
     if not edits:
         return
-    sized = [(words_changed(_text(old_rules, c.old), _text(new_rules, c.new)), at, c)
+    sized = [(words_changed(_text(old_rules, c.old), _text(new_rules, c.new), layout), at, c)
              for at, c in enumerate(edits)]
     sized.sort(key=lambda item: (-item[0], item[1]))
     insert_tuples(db, "edition_edits",
@@ -48,10 +50,11 @@ def store(db: sqlite_utils.Database, old_doc: str, new_doc: str, changes: list[C
                    for rank, (size, _, c) in enumerate(sized[:LARGEST], 1)])
 
 
-def words_changed(old: str, new: str) -> int:
-    """How many words an edit took out and put in."""
+def words_changed(old: str, new: str, layout: bool = False) -> int:
+    """How many words an edit took out and put in (`layout`: `wordiff.layout_opcodes`)."""
+    compare = wordiff.layout_opcodes if layout else wordiff.opcodes
     return sum(len(op["old"].split()) + len(op["new"].split())
-               for op in wordiff.opcodes(old, new) if op["op"] != "equal")
+               for op in compare(old, new) if op["op"] != "equal")
 
 
 def _text(rules: Mapping[str, RuleRec], number: str | None) -> str:

@@ -27,8 +27,10 @@ import sqlite_utils
 from ..db.bulk import insert_tuples
 from ..db.coverage import Coverage
 from ..db.schema import ensure_schema
+from ..lineage import layout
 from ..lineage import overrides as hand
 from ..lineage.align import PAIR_OPS, Change, Side, align
+from ..lineage.layout import POLICY_KINDS
 from ..lineage.query import edition
 from . import concepts, edition_changes
 from .bridges import bridge
@@ -52,7 +54,14 @@ def compute(db: sqlite_utils.Database, doc_ids: list[str],
                           "kind = 'comprehensive_rules' AND superseded_by IS NOT NULL "
                           "ORDER BY id").fetchall()
     chain = list(pairwise(editions))
-    wanted = [*chain, *map(tuple, branches)]
+    # each judges' document is a chain of its own, its sections aligned as the CR's rules
+    policy = {kind: [row[0] for row in db.execute(
+        "SELECT id FROM documents WHERE kind = ? ORDER BY effective_date, id", [kind])]
+        for kind in sorted(POLICY_KINDS)}
+    policy_pairs = [pair for kind_editions in policy.values()
+                    for pair in pairwise(kind_editions)]
+    chain_pairs = {*chain, *policy_pairs}
+    wanted = [*chain, *map(tuple, branches), *policy_pairs]
     by_pair: dict[Pair, list[hand.Override]] = defaultdict(list)
     for override in hand.stored(db.conn):
         by_pair[override.pair].append(override)
@@ -78,12 +87,16 @@ def compute(db: sqlite_utils.Database, doc_ids: list[str],
                 and (old_doc, new_doc) not in redo):
             continue
         aligned += _store_pair(db, old_doc, new_doc, sides, by_pair.get((old_doc, new_doc), []),
-                               (old_doc, new_doc) in chain)
+                               (old_doc, new_doc) in chain_pairs,
+                               (old_doc, new_doc) in policy_pairs)
         if not any(old == old_doc for old, _ in branches):
             sides.pop(old_doc)  # its later pair is this one (a history's sides took 500 MB)
         changed.add(new_doc)
     first = next((at for at, doc in enumerate(editions) if doc in changed), len(editions))
     _store_lineages(db, editions, first)
+    for kind_editions in policy.values():  # a few hundred sections: all again
+        if set(kind_editions) & changed or not _has_lineages(db, kind_editions):
+            _store_lineages(db, kind_editions)
     apart = [o for pair, found in by_pair.items() if pair not in wanted for o in found]
     bridge(db, editions, apart)
     lineage_count = _store_branches(db, [seed for _, seed in branches])
@@ -94,9 +107,11 @@ def compute(db: sqlite_utils.Database, doc_ids: list[str],
 
 def _store_pair(db: sqlite_utils.Database, old_doc: str, new_doc: str,
                 sides: dict[str, tuple[Side, Coverage, dict[str, int]]],
-                overrides: list[hand.Override], consecutive: bool) -> int:
+                overrides: list[hand.Override], consecutive: bool, policy: bool = False) -> int:
     """Align one pair (with its overrides applied) and store it, and the counts of a pair of
-    `consecutive` editions; `sides` keeps each edition prepared for its next pair.
+    `consecutive` editions; `sides` keeps each edition prepared for its next pair. In a
+    judges' document (`policy`) an edit that only moved words in the layout is none
+    (rulesdb.lineage.layout).
 
     The word-level differences of an edit are not stored: `rulesdb diff` and the site compute
     them for the edits they show, and storing them took half the table for every edition.
@@ -112,6 +127,8 @@ def _store_pair(db: sqlite_utils.Database, old_doc: str, new_doc: str,
     new_rules = {rule.number: rule for rule in new_side.rules}
     if overrides:
         changes = hand.apply(changes, overrides, old_rules, new_rules)
+    if policy:
+        changes, _ = layout.settle(changes, old_rules, new_rules)
     rows = [
         (old_doc, new_doc, old_ids.get(change.old), new_ids.get(change.new), change.old,
          change.new, change.op, change.similarity, detail(change))
@@ -120,7 +137,7 @@ def _store_pair(db: sqlite_utils.Database, old_doc: str, new_doc: str,
     insert_tuples(db, "alignments", ALIGNMENT_COLUMNS, rows)
     if consecutive:
         edition_changes.store(db, old_doc, new_doc, [c for c in changes if c.op != "unchanged"],
-                              old_rules, new_rules)
+                              old_rules, new_rules, layout=policy)
     return len(rows)
 
 
@@ -160,13 +177,10 @@ def _store_lineages(db: sqlite_utils.Database, editions: list[str], first: int =
                                    [editions[first - 1]]).fetchone():
             first = 0  # the stored lineages are missing: compute them all
     recomputed = editions[first:]
-    if first == 0:
-        db.execute("DELETE FROM lineages")
-    elif recomputed:
+    if recomputed:
         marks = ", ".join("?" * len(recomputed))
         db.execute(f"DELETE FROM lineages WHERE rule_id IN (SELECT id FROM rule_rows WHERE "
                    f"document IN ({marks}))", recomputed)
-    if recomputed:
         predecessor = _predecessors(db, editions[max(first - 1, 0)], recomputed)
         lineage: dict[int, str] = seed
         rows = []
@@ -178,6 +192,12 @@ def _store_lineages(db: sqlite_utils.Database, editions: list[str], first: int =
                 lineage[row_id] = lineage.get(before or -1, f"{doc_id}/{number}")
                 rows.append((lineage[row_id], row_id, doc_id, number))
         insert_tuples(db, "lineages", ("lineage", "rule_id", "document", "number"), rows)
+
+
+def _has_lineages(db: sqlite_utils.Database, editions: list[str]) -> bool:
+    """Whether the first of `editions` has its lineages stored."""
+    return not editions or db.execute(
+        "SELECT 1 FROM lineages WHERE document = ? LIMIT 1", editions[:1]).fetchone() is not None
 
 
 def _store_branches(db: sqlite_utils.Database, seeds: list[str]) -> int:

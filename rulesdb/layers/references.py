@@ -11,6 +11,13 @@ Forms found (each kept with two spans: the whole phrase and the cited label alon
   so "Active Player, Nonactive Player Order" stays one name).
 - Rulebooks: see "New Math" — a quoted heading of the same document.
 
+- The judges' documents (the Magic Tournament Rules, the Infraction Procedure Guide) and
+  the references between them and the Comprehensive Rules: sections, appendices, CR rules,
+  documents and infractions by name (rulesdb.layers.policy_refs). A reference into another
+  document names it in `target_doc` (a whole document: `target_doc` alone); each is
+  resolved against the newest edition of the document it names, so adding or removing an
+  edition of any of the three resolves the judges' documents' references again.
+
 Resolution is conservative: a target that does not exist is never guessed. It is
 `resolved`, `outside_coverage` (a partial document does not contain that part of the
 rules; the reason names what it covers) or `unresolved` with the reason.
@@ -31,6 +38,8 @@ from ..db.bulk import insert_tuples
 from ..db.coverage import Coverage
 from ..db.schema import ensure_schema
 from ..numbers import expand_range
+from . import policy_refs
+from .cross_refs import POLICY_KINDS, Cross, retarget
 
 MAX_RANGE = 80
 
@@ -182,6 +191,11 @@ def by_first_letter(names: tuple[str, ...]) -> dict[str, list[str]]:
     return groups
 
 
+def _nothing(text: str) -> list[Found]:
+    """No references: the judges' documents' are found by rulesdb.layers.policy_refs."""
+    return []
+
+
 def find_quoted_headings(text: str) -> list[Found]:
     """see "Heading" references of rulebook prose."""
     return [
@@ -194,7 +208,8 @@ def find_quoted_headings(text: str) -> list[Found]:
 # the columns written, in the order of the tuples `_document_references` makes
 COLUMNS = ("document", "source_table", "rule_id", "example_id", "glossary_id", "start", "end",
            "cited_start", "cited_end", "raw", "cited", "kind",
-           "target_number", "target_rule_id", "target_glossary_id", "status", "reason")
+           "target_number", "target_rule_id", "target_glossary_id", "target_doc", "status",
+           "reason")
 _STATUS = COLUMNS.index("status")
 
 Row = tuple[Any, ...]  # plain SQLite values
@@ -203,24 +218,53 @@ _FINDERS: dict[str, Finder] = {"comprehensive_rules": find_cr_references,
                                "rulings_summary": find_rulings_references}
 
 
+CROSS_KINDS = (*POLICY_KINDS, "comprehensive_rules")
+
+
 def compute(db: sqlite_utils.Database, doc_ids: list[str]) -> str:
-    """Find and resolve the references of the given documents; a one-line summary."""
+    """Find and resolve the references of the given documents (and again those of the
+    judges' documents when a document they cite may have come or gone); a one-line summary."""
     ensure_schema(db, ["references"])
     counts = {"resolved": 0, "unresolved": 0, "outside_coverage": 0}
     # what a finder found in a text, by finder and text: editions repeat most of their
     # predecessor's text word for word, so each distinct text is searched once per call
     finds: dict[Finder, dict[str, list[Found]]] = {}
-    for doc_id in doc_ids:
-        db.execute("DELETE FROM [references] WHERE document = ?", [doc_id])
-        rows = _document_references(db, doc_id, finds)
-        insert_tuples(db, "references", COLUMNS, rows)  # in order: the same rows, the same ids
+    again = _cited_again(db, doc_ids)
+    cross = Cross(db)
+    for doc_id in [*doc_ids, *again]:
+        rows = _document_references(db, doc_id, finds, cross)
         for row in rows:
             counts[row[_STATUS]] += 1
+        if doc_id in again and rows == _stored(db, doc_id):
+            continue  # resolved as before: its rows keep their ids
+        db.execute("DELETE FROM [references] WHERE document = ?", [doc_id])
+        insert_tuples(db, "references", COLUMNS, rows)  # in order: the same rows, the same ids
     inside = counts["resolved"] + counts["unresolved"]
     share = 100 * counts["resolved"] / inside if inside else 100.0
     return (f"{sum(counts.values())} references: {counts['resolved']} resolved ({share:.1f}% of "
             f"those inside their document), {counts['outside_coverage']} outside coverage, "
             f"{counts['unresolved']} unresolved")
+
+
+def _cited_again(db: sqlite_utils.Database, doc_ids: list[str]) -> list[str]:
+    """The judges' documents not among `doc_ids` whose references may resolve otherwise now:
+    all of them after a removal (no `doc_ids`) or when a judges' document or the newest
+    edition of the CR comes (their references resolve against each document's newest
+    edition; an older CR edition changes none of them). References to a judges' document as
+    a whole follow its newest edition at once."""
+    kinds = dict(db.execute("SELECT id, kind FROM documents").fetchall())
+    newest = policy_refs.Targets(db.conn).newest.values()
+    if doc_ids and not any(kinds.get(doc) in POLICY_KINDS or doc in newest for doc in doc_ids):
+        return []
+    retarget(db)
+    return [doc for doc, kind in kinds.items() if kind in POLICY_KINDS and doc not in doc_ids]
+
+
+def _stored(db: sqlite_utils.Database, doc_id: str) -> list[Row]:
+    """A document's references as stored, as `_document_references` makes them."""
+    columns = ", ".join(f"[{column}]" for column in COLUMNS)
+    return [tuple(row) for row in db.execute(
+        f"SELECT {columns} FROM [references] WHERE document = ? ORDER BY id", [doc_id])]
 
 
 class _Resolver:
@@ -249,8 +293,12 @@ class _Resolver:
         self.name_groups = by_first_letter(tuple(sorted(self.glossary, key=len, reverse=True)))
 
     def resolve(self, found: Found, target: str) -> Row:
-        """target_number, target_rule_id, target_glossary_id, status and reason of one
-        reference target."""
+        """target_number, target_rule_id, target_glossary_id, target_doc, status and reason
+        of one reference target."""
+        number, rule_id, glossary_id, status, reason = self._resolve(found, target)
+        return number, rule_id, glossary_id, None, status, reason
+
+    def _resolve(self, found: Found, target: str) -> Row:
         if found.kind == "glossary":
             return None, None, self.glossary[target], "resolved", None
         if found.kind == "heading":
@@ -274,11 +322,14 @@ class _Resolver:
 
 
 def _document_references(db: sqlite_utils.Database, doc_id: str,
-                         finds: dict[Finder, dict[str, list[Found]]]) -> list[Row]:
+                         finds: dict[Finder, dict[str, list[Found]]],
+                         cross: Cross) -> list[Row]:
     """The rows of one document, in the order they are stored (rules, examples, glossary)."""
     document = db["documents"].get(doc_id)
     resolver = _Resolver(db, document)
-    find = _FINDERS.get(document["kind"], find_quoted_headings)
+    key = policy_refs.KEYS.get(document["kind"])
+    find = _FINDERS.get(document["kind"], find_quoted_headings) if key in (None, "cr") \
+        else _nothing
     found_in = finds.setdefault(find, {})
     rows: list[Row] = []
 
@@ -293,11 +344,14 @@ def _document_references(db: sqlite_utils.Database, doc_id: str,
             found_in[text] = find(text)
         return found_in[text]
 
-    for row_id, text in db.execute(
-        "SELECT id, text FROM rules WHERE document = ?", [doc_id]
+    for row_id, text, title in db.execute(
+        "SELECT id, text, title FROM rules WHERE document = ?", [doc_id]
     ).fetchall():
         for one in found(text):
             add((doc_id, "rules", row_id, None, None), one)
+        if key is not None:
+            rows.extend(cross.rows(doc_id, key, (doc_id, "rules", row_id, None, None),
+                                   text or "", title))
     for row_id, rule_id, text in db.execute(
         "SELECT id, rule_id, text FROM examples WHERE document = ?", [doc_id]
     ).fetchall():

@@ -17,7 +17,7 @@ from typing import Any
 from ..db.replacing import file_stamp
 from ..lookup.query import find_rule
 from ..numbers import normalize_number
-from . import overrides, wordiff
+from . import layout, overrides, wordiff
 from .align import Change, Coverage, RuleRec, align
 
 Row = dict[str, Any]
@@ -63,9 +63,13 @@ def aligned(conn: sqlite3.Connection, old_doc: str, new_doc: str, old_rules: lis
         return list(_ALIGNED[key])
     changes = align(old_rules, new_rules, old_cover, new_cover)
     hand_set = overrides.stored(conn, old_doc, new_doc)
+    old_by, new_by = {r.number: r for r in old_rules}, {r.number: r for r in new_rules}
     if hand_set:
-        changes = overrides.apply(changes, hand_set, {r.number: r for r in old_rules},
-                                  {r.number: r for r in new_rules})
+        changes = overrides.apply(changes, hand_set, old_by, new_by)
+    kinds = {row[0] for row in conn.execute("SELECT kind FROM documents WHERE id IN (?, ?)",
+                                            [old_doc, new_doc])}
+    if kinds <= layout.POLICY_KINDS:
+        changes, _ = layout.settle(changes, old_by, new_by)
     if stamp is not None:
         _ALIGNED[key] = list(changes)
         while len(_ALIGNED) > ALIGNED_KEPT:
@@ -152,6 +156,9 @@ def diff(conn: sqlite3.Connection, old_doc: str, new_doc: str,
     if source == "stored":  # only the rules the changes name: a few hundred of 3,000
         olds = _rules(conn, old_doc, [c.old for c in changes])
         news = _rules(conn, new_doc, [c.new for c in changes])
+    kinds = {row[0] for row in conn.execute("SELECT kind FROM documents WHERE id IN (?, ?)",
+                                            [old_doc, new_doc])}
+    compare = wordiff.layout_opcodes if kinds <= layout.POLICY_KINDS else wordiff.opcodes
     items = []
     for change in changes:
         item: Row = {"op": change.op, "old": change.old, "new": change.new,
@@ -161,7 +168,7 @@ def diff(conn: sqlite3.Connection, old_doc: str, new_doc: str,
         new_text = new_rule.text if new_rule else None
         if change.op in ("edited", "renumbered_edited", "split", "merged"):
             if words:
-                item["words"] = wordiff.opcodes(old_text or "", new_text or "")
+                item["words"] = compare(old_text or "", new_text or "")
             item["old_text"], item["new_text"] = old_text, new_text
         elif change.op in ("added", "removed", "outside_coverage"):
             item["text"] = old_text if change.old else new_text

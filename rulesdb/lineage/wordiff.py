@@ -29,6 +29,42 @@ def opcodes(old: str, new: str) -> list[dict[str, str]]:
             for tag, i1, i2, j1, j2 in matcher.get_opcodes()]
 
 
+REORDER_LINES = 8  # a text of this many lines or more may be a list set in another order
+
+
+def in_order_of(old: str, new: str) -> str:
+    """`old` with the lines it shares with `new` put in `new`'s order (a line `new` lacks
+    follows the line before it), when that lines up more of them; else `old` itself. A
+    list a transcription read in another order (two columns read across) is then compared
+    line for line."""
+    old_lines, new_lines = old.split("\n"), new.split("\n")
+    if min(len(old_lines), len(new_lines)) < REORDER_LINES:
+        return old
+    places: dict[str, list[int]] = {}
+    for at, line in enumerate(new_lines):
+        places.setdefault(line, []).append(at)
+    keys, follow = [], -1.0
+    for at, line in enumerate(old_lines):
+        if places.get(line):
+            follow = places[line].pop(0)
+            keys.append((follow, 0, at))
+        else:
+            keys.append((follow, 1, at))
+    moved = "\n".join(old_lines[at] for *_, at in sorted(keys))
+
+    def lined_up(text: str) -> int:
+        matcher = SequenceMatcher(None, text.split("\n"), new_lines, autojunk=False)
+        return sum(block.size for block in matcher.get_matching_blocks())
+
+    return moved if lined_up(moved) > lined_up(old) else old
+
+
+def layout_opcodes(old: str, new: str) -> list[dict[str, str]]:
+    """`opcodes` of a judges' document's section: its lines in `new`'s order first
+    (`in_order_of`); joining the old side's pieces gives `old` so reordered."""
+    return opcodes(in_order_of(old, new), new)
+
+
 CONTEXT = 12  # words of unchanged text kept on each side of a change
 
 

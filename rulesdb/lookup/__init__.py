@@ -2,5 +2,6 @@
 rules (`query`); full-text search (`search`); glossary, keywords, references and term
 mentions (`lookup`).
 
-Imports only `rulesdb.db`, `rulesdb.numbers` and `rulesdb.errors`.
+Imports only `rulesdb.db`, `rulesdb.numbers`, `rulesdb.errors` and the names of the judges'
+documents (`rulesdb.ingest.policy_names`).
 """

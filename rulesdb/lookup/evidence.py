@@ -154,7 +154,8 @@ def about(conn: sqlite3.Connection, scope: Scope, concepts: list[Concept],
         share, places = named(scope.titles[heading])
         if not share:
             continue
-        rules = scope.under(heading)
+        # a section with a text of its own says what its title names, before its rules
+        rules = ([] if scope.heading_only[heading] else [heading]) + scope.under(heading)
         first = _first_rule(conn, scope, rules)
         for place in places:
             found[place].headings.add(heading)
@@ -180,7 +181,7 @@ def about(conn: sqlite3.Connection, scope: Scope, concepts: list[Concept],
             item.glossary_about[gloss_id] = max(share, item.glossary_about.get(gloss_id, 0.0))
             for index in targets.get(gloss_id, ()):
                 _mark(item, scope, [index, *scope.under(index)], index, share)
-                if not scope.titled[index]:  # the rule the glossary points to states it
+                if not scope.heading_only[index]:  # the rule the glossary points to states it
                     item.first[index] = max(share, item.first.get(index, 0.0))
 
 
@@ -195,7 +196,7 @@ def meet(conn: sqlite3.Connection, scope: Scope, found: list[Evidence],
     homes: dict[int, list[int]] = {}
     for place, item in enumerate(found):
         rules = [index for heading in item.headings if scope.sizes.get(heading, 0) <= HOME
-                 for index in scope.under(heading) if not scope.titled[index]]
+                 for index in scope.under(heading) if not scope.heading_only[index]]
         if rules:
             homes[place] = rules
     if len(homes) < 2:
@@ -261,9 +262,9 @@ def _stem_weights(conn: sqlite3.Connection, stems: set[str]) -> dict[str, float]
 
 
 def _first_rule(conn: sqlite3.Connection, scope: Scope, rules: list[int]) -> int | None:
-    """The first rule under a heading that states something: not a heading, nor a stub
+    """The first rule under a heading that states something: not a heading only, nor a stub
     that only names the kind of ability ("Lifelink is a static ability.")."""
-    content = [index for index in rules if not scope.titled[index]][:2]
+    content = [index for index in rules if not scope.heading_only[index]][:2]
     if len(content) < 2:
         return content[0] if content else None
     words = dict(conn.execute(

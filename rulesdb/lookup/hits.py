@@ -1,5 +1,5 @@
 """What a search hit shows: its snippet with the query's words marked, the other editions
-that print the same, and the hits that come from outside the searched document (the edition
+that print the same, and the hits that come from outside the searched documents (the edition
 that last had a concept the current rules no longer have; every other edition on request).
 """
 
@@ -132,11 +132,11 @@ def old_concept(conn: sqlite3.Connection, scope: Scope, concept: reading.Concept
                      for rule_id, _, number, _, _ in there[:most]]}
 
 
-def elsewhere(conn: sqlite3.Connection, read: reading.Reading, scope_id: str | None,
+def elsewhere(conn: sqlite3.Connection, read: reading.Reading, searched: list[str],
               limit: int) -> list[Row]:
-    """Rules and glossary entries of the documents other than the scope, by how many of the
-    query's concepts they say (each distinct text once, however many editions print it):
-    one hit per number or term, shown by its newest edition."""
+    """Rules and glossary entries of the documents other than those `searched`, by how many
+    of the query's concepts they say (each distinct text once, however many editions print
+    it): one hit per number or term, shown by its newest edition."""
     found: list[tuple[list[int], list[int]]] = []
     for concept in read.concepts:
         match = reading.fts_expression(concept)
@@ -156,7 +156,7 @@ def elsewhere(conn: sqlite3.Connection, read: reading.Reading, scope_id: str | N
             texts[text_id] = texts.get(text_id, 0.0) + weight / total
         for gloss_id in gloss_ids:
             terms[gloss_id] = terms.get(gloss_id, 0.0) + weight / total
-    other = [scope_id] if scope_id else []
+    others = f" AND {{}}.document NOT IN ({','.join('?' * len(searched))})" if searched else ""
     hits: list[Row] = []
     best = sorted(texts, key=lambda text_id: -texts[text_id])[:limit * 8]
     if best:
@@ -166,8 +166,8 @@ def elsewhere(conn: sqlite3.Connection, read: reading.Reading, scope_id: str | N
         rows = conn.execute(
             "SELECT r.id, r.document, r.number, r.text_id, d.effective_date, d.kind, d.partial "
             "FROM rule_rows r JOIN documents d ON d.id = r.document "
-            f"WHERE r.text_id IN ({','.join('?' * len(best))})"
-            + (" AND r.document != ?" if scope_id else ""), [*best, *other]).fetchall()
+            f"WHERE r.text_id IN ({','.join('?' * len(best))})" + others.format("r"),
+            [*best, *searched]).fetchall()
         # among texts saying as much, the shorter says it more densely
         hits += _fold(rows, lambda row: texts[row[3]] - lengths.get(row[3], 0) / 1e6,
                       kind=lambda row: "ruling" if row[5] == "rulings_summary" else "rule",
@@ -177,8 +177,8 @@ def elsewhere(conn: sqlite3.Connection, read: reading.Reading, scope_id: str | N
         rows = conn.execute(
             "SELECT g.id, g.document, g.term, g.definition, d.effective_date, 'glossary', "
             "d.partial FROM glossary g JOIN documents d ON d.id = g.document "
-            f"WHERE g.id IN ({','.join('?' * len(best))})"
-            + (" AND g.document != ?" if scope_id else ""), [*best, *other]).fetchall()
+            f"WHERE g.id IN ({','.join('?' * len(best))})" + others.format("g"),
+            [*best, *searched]).fetchall()
         hits += _fold(rows, lambda row: terms[row[0]] - len(row[3] or "") / 1e6,
                       kind=lambda row: "glossary", label="term")
     hits.sort(key=lambda hit: -hit["score"])

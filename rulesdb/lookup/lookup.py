@@ -212,11 +212,14 @@ def references_from(conn: sqlite3.Connection, rule_ids: list[int]) -> dict[int, 
     marks = ",".join("?" * len(rule_ids))
     for row in conn.execute(
         "SELECT coalesce(f.rule_id, e.rule_id) AS owner, f.source_table, f.raw, f.cited, "
-        "f.kind, f.status, f.reason, f.target_number, t.document AS target_document, "
-        "t.text AS target_text, t.title AS target_title, g.term AS target_term "
+        "f.kind, f.status, f.reason, f.target_number, "
+        "coalesce(t.document, f.target_doc) AS target_document, "
+        "t.text AS target_text, t.title AS target_title, g.term AS target_term, "
+        "d.title AS target_doc_title "
         "FROM [references] f LEFT JOIN examples e ON e.id = f.example_id "
         "LEFT JOIN rules t ON t.id = f.target_rule_id "
         "LEFT JOIN glossary g ON g.id = f.target_glossary_id "
+        "LEFT JOIN documents d ON d.id = f.target_doc AND f.target_rule_id IS NULL "
         # two indexed lookups: an OR over the two joined tables would read every reference
         f"WHERE f.id IN (SELECT id FROM [references] WHERE rule_id IN ({marks}) UNION ALL "
         "SELECT x.id FROM examples ex JOIN [references] x ON x.example_id = ex.id "
@@ -249,7 +252,8 @@ def references_to(conn: sqlite3.Connection, rule_id: int) -> list[Row]:
 
 
 def _reference(row: sqlite3.Row, prefix: str) -> Row:
-    target_text = row["target_title"] or row["target_text"] or row["target_term"]
+    target_text = (row["target_title"] or row["target_text"] or row["target_term"]
+                   or row["target_doc_title"])
     return {"raw": row["raw"], "cited": row["cited"], "kind": row["kind"],
             "status": row["status"], "reason": row["reason"],
             f"{prefix}": row["target_number"] or row["target_term"],
@@ -289,9 +293,17 @@ def rule_view(conn: sqlite3.Connection, rule: Row, tree: bool = False,
     items = [view, *view["subrules"]]
     wanted = [ids[item["number"]] for item in items]
     terms, refs = term_mentions(conn, wanted), references_from(conn, wanted)
+    kinds = {row["number"]: row["kind"] for row in rows}
+    parts = {found.pop("rule_id"): found for found in query.infractions(
+        conn, [ids[item["number"]] for item in items
+               if kinds.get(item["number"]) == "infraction"])} if "infraction" in kinds.values() \
+        else {}
     for item in items:
         item["terms"] = terms[ids[item["number"]]]
         item["references"] = refs[ids[item["number"]]]
         if not examples:
             item["examples"] = []
+        found = parts.get(ids[item["number"]])
+        if found is not None:
+            item["infraction"] = {field: found[field] for field in query.INFRACTION_FIELDS}
     return view

@@ -7,8 +7,10 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+from ..db.editions import newest_edition
 from ..db.readonly import read_only
 from ..errors import database_problem
+from ..ingest.policy_names import KINDS
 from ..numbers import natural_key, normalize_number
 
 Row = dict[str, Any]
@@ -65,8 +67,26 @@ def _document(row: sqlite3.Row) -> Row:
     return data
 
 
+# the names of the kinds of documents a judge reaches for: `--doc mtr` is the newest edition
+# of the Magic Tournament Rules
+KIND_NAMES = {"cr": "comprehensive_rules",
+              **{prefix: kind for kind, (_, prefix, _) in KINDS.items()}}
+
+
+def resolve_document(conn: sqlite3.Connection, doc: str) -> str | None:
+    """The id a document name stands for: a kind's name ("cr", "mtr", "ipg") its newest
+    edition (a whole one before a part of the same date), an id itself; None when there is
+    no such document."""
+    kind = KIND_NAMES.get(doc.lower())
+    if kind is not None:
+        return newest_edition(conn, kind)
+    return doc if document(conn, doc) is not None else None
+
+
 def find_rule(conn: sqlite3.Connection, number: str, doc_id: str | None = None) -> Row | None:
-    """The rule row with `number` in `doc_id`, or in the newest document that has it."""
+    """The rule row with `number` in `doc_id`, or in the newest document that has it: the
+    judges' documents only when no other has it (their `7` and `A` are not the CR's chapter 7
+    or the 1999 rulings' A; `--doc mtr` names them)."""
     number = normalize_number(number)
     sql = (
         "SELECT rules.* FROM rules JOIN documents ON documents.id = rules.document "
@@ -76,7 +96,9 @@ def find_rule(conn: sqlite3.Connection, number: str, doc_id: str | None = None) 
     if doc_id:
         sql += " AND rules.document = ?"
         params.append(doc_id)
-    sql += " ORDER BY documents.effective_date DESC, documents.partial LIMIT 1"
+    sql += (f" ORDER BY documents.kind IN ({', '.join('?' * len(KINDS))}), "
+            "documents.effective_date DESC, documents.partial LIMIT 1")
+    params.extend(KINDS)
     row = conn.execute(sql, params).fetchone()
     return dict(row) if row else None
 
@@ -133,6 +155,42 @@ def _rule_item(row: Row, example_texts: list[str]) -> Row:
         "text": row["text"],
         "examples": example_texts,
     }
+
+
+INFRACTION_FIELDS = ("category", "name", "penalty", "definition", "examples", "philosophy",
+                     "additional_remedy", "upgrade", "downgrade")
+
+
+def infractions(conn: sqlite3.Connection, rule_ids: list[int] | None = None,
+                doc_id: str | None = None, penalty: str | None = None) -> list[Row]:
+    """The Infraction Procedure Guide's infractions: of these rules, or of `doc_id`, whose
+    penalty is `penalty` (any case) when given; each with its document, number and parts
+    (`examples` a list), in document order."""
+    where, params = [], []
+    if rule_ids is not None:
+        where.append(f"i.rule_id IN ({','.join('?' * len(rule_ids))})")
+        params += rule_ids
+    if doc_id is not None:
+        where.append("i.document = ?")
+        params.append(doc_id)
+    if penalty is not None:
+        where.append("lower(i.penalty) = lower(?)")
+        params.append(penalty)
+    try:
+        rows = conn.execute(
+            "SELECT i.rule_id, i.document, i.number, "
+            f"{', '.join(f'i.{f}' for f in INFRACTION_FIELDS)} FROM infractions i "
+            "JOIN rule_rows r ON r.id = i.rule_id"
+            + (f" WHERE {' AND '.join(where)}" if where else "")
+            + " ORDER BY i.document, r.position", params).fetchall()
+    except sqlite3.OperationalError:  # a database built before infractions were stored
+        return []
+    found = []
+    for row in rows:
+        item = dict(row)
+        item["examples"] = json.loads(item["examples"] or "[]")
+        found.append(item)
+    return found
 
 
 def suggest_numbers(conn: sqlite3.Connection, number: str, doc_id: str | None = None) -> list[str]:

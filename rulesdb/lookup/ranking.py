@@ -31,7 +31,7 @@ from .scope import Scope
 SAYS = 0.45  # its text says it
 IN_EXAMPLE = 0.25  # one of its examples says it
 DEFINES = 0.7  # a glossary entry is about its term (first when it is the whole query)
-HEADING = 0.5  # a heading alone (a section's or keyword's title) stands for its rules
+HEADING = 0.5  # a heading only (a section's or keyword's title) stands for its rules
 FIRST_RULE = 0.25  # the first rule under a heading states what the heading names
 OBSOLETE = 0.5  # an obsolete glossary entry, unless the query names its term
 COMMON = 400  # items: a concept said by more only adds to those the rarer ones found
@@ -100,7 +100,7 @@ def _add(rules: dict[int, list], terms: dict[int, list], scope: Scope, item: Evi
         strength = max(about.get(index, 0.0), SAYS if says else 0.0,
                        IN_EXAMPLE if index in examples else 0.0, near.get(index, 0.0))
         strength += FIRST_RULE * first.get(index, 0.0)
-        if scope.titled[index]:
+        if scope.heading_only[index]:
             strength *= HEADING
         entry = rules.setdefault(index, [0.0, 0.0, 0])
         entry[0] += weight * strength

@@ -32,7 +32,7 @@ HEADINGS = 2  # the nearest headings over a rule whose words count as its own
 SHOWN = 0.1  # a paraphrase this likely or more is told among a hit's reasons
 K1, B = 1.2, 0.75  # Okapi BM25
 FEATURES = ("lexical", "coverage", "meaning", "meaning_place", "cited", "heading", "glossary",
-            "depth")
+            "depth", "standing")
 
 
 @dataclass(frozen=True)
@@ -47,6 +47,7 @@ class Candidate:
     """One candidate with its features and what made them."""
 
     item: Ranked
+    scope: Scope | None = None  # the document it is of
     features: dict[str, float] = field(default_factory=dict)
     # the likeliest paraphrases it says, as stems (asked, said)
     paraphrased: list[tuple[str, str]] = field(default_factory=list)
@@ -64,70 +65,101 @@ def load_model(conn: sqlite3.Connection) -> Model | None:
     return Model(weights) if weights else None
 
 
-def rerank(conn: sqlite3.Connection, scope: Scope, read: Reading, ranked: list[Ranked],
-           model: Model, stopwords: frozenset[str], exact: set[int] | frozenset[int] = frozenset()
-           ) -> tuple[list[Ranked], dict]:
-    """`ranked` with its first CANDIDATES ordered by the model (the glossary entries whose
-    term is the whole query, `exact`, still first), and per reordered item (kind, key) the
-    candidate that tells why."""
-    head = ranked[:CANDIDATES]
-    if len(head) < 2:
-        return ranked, {}
-    candidates = features(conn, scope, read, head, stopwords)
-    for candidate in candidates:
-        candidate.score = sum(model.weights.get(name, 0.0) * value
-                              for name, value in candidate.features.items())
-    candidates.sort(key=lambda c: (not (c.item.kind == "glossary" and c.item.key in exact),
-                                   -c.score))
-    why = {(c.item.kind, c.item.key): c for c in candidates}
-    return [c.item for c in candidates] + ranked[CANDIDATES:], why
+def scored(conn: sqlite3.Connection, read: Reading,
+           groups: list[tuple[Scope, list[Ranked]]], model: Model,
+           stopwords: frozenset[str]) -> list[list[Candidate]]:
+    """Each searched document's candidates with their features and the model's score (see
+    `features`)."""
+    found = features(conn, read, groups, stopwords)
+    for candidates in found:
+        for candidate in candidates:
+            candidate.score = sum(model.weights.get(name, 0.0) * value
+                                  for name, value in candidate.features.items())
+    return found
 
 
-def features(conn: sqlite3.Connection, scope: Scope, read: Reading, head: list[Ranked],
-             stopwords: frozenset[str], paraphrased: bool = True) -> list[Candidate]:
-    """The candidates of `head` (in its order) with their features (`paraphrased` False:
-    the question's own words alone, to measure what paraphrases add)."""
+def features(conn: sqlite3.Connection, read: Reading, groups: list[tuple[Scope, list[Ranked]]],
+             stopwords: frozenset[str], paraphrased: bool = True) -> list[list[Candidate]]:
+    """Each searched document's candidates — the head of its first stage, in that order —
+    with their features (`paraphrased` False: the question's own words alone, to measure
+    what paraphrases add). Every feature but one places a candidate among its own
+    document's candidates; `standing` places its document among those searched: how well
+    its best candidate says the question (`meaning`, its length weighed against every
+    document's candidates alike) against the best of them all, 1 for a document searched
+    alone. A long section and a short rule do not score alike by their places in their own
+    documents, and a document that barely speaks of the question does not bring its first
+    candidate up beside the answer of one that does."""
     asked = question_stems(read, stopwords)
     said_as = paraphrases(conn, asked) if paraphrased else {}
     weights: dict[str, float] = dict.fromkeys(asked, 1.0)
     for targets in said_as.values():
         for target, p in targets:
             weights[target] = weights.get(target, 0.0) + p
+    wanted = {word[:2] for word in weights}  # a stem keeps its word's first two letters
+    idf = _idf(conn, set(weights))
+    read_in = [_reading(conn, scope, head, wanted, stopwords) for scope, head in groups]
+    lengths = [len(words) for said in read_in for words in said.words]
+    average = sum(lengths) / len(lengths) if lengths else 1.0
+    best_in = [max((_bm25(Counter(words), len(words) / (average or 1.0), weights, idf)
+                    for words in said.words), default=0.0) for said in read_in]
+    best = max(best_in, default=0.0) or 1.0
+    return [_candidates(scope, head, said, weights, idf, said_as, found / best)
+            for (scope, head), said, found in zip(groups, read_in, best_in, strict=True)]
+
+
+@dataclass(frozen=True)
+class _Read:
+    """The candidates of one document as the second stage reads them: each one's text, its
+    words as stems (with its examples' and headings'), and how many rules cite it."""
+
+    texts: list[str]
+    words: list[list[str]]
+    cited: list[int]
+
+
+def _reading(conn: sqlite3.Connection, scope: Scope, head: list[Ranked], wanted: set[str],
+             stopwords: frozenset[str]) -> _Read:
     texts = _texts(conn, scope, head)
     examples = _examples(conn, scope, head)
-    wanted = {word[:2] for word in weights}  # a stem keeps its word's first two letters
-    docs = [_said(text, wanted, stopwords) + [word for example in examples.get(item.key, ())
-                                              for word in _said(example, wanted, stopwords)]
-            for text, item in zip(texts, head, strict=True)]
-    paths = [_heading_stems(scope, item, stopwords) for item in head]
-    idf = _idf(conn, set(weights))
-    lengths = [len(doc) + len(path) for doc, path in zip(docs, paths, strict=True)]
-    average = sum(lengths) / len(lengths) or 1.0
-    meaning = [_bm25(Counter(doc + path), length / average, weights, idf)
-               for doc, path, length in zip(docs, paths, lengths, strict=True)]
+    words = [_said(text, wanted, stopwords)
+             + [word for example in shown for word in _said(example, wanted, stopwords)]
+             + _heading_stems(scope, item, stopwords)
+             for text, shown, item in zip(texts, examples, head, strict=True)]
+    return _Read(texts, words, _cited(conn, scope, head))
+
+
+def _candidates(scope: Scope, head: list[Ranked], said: _Read, weights: dict[str, float],
+                idf: dict[str, float], said_as: dict[str, list[tuple[str, float]]],
+                standing: float) -> list[Candidate]:
+    """One document's candidates with their features."""
+    if not head:
+        return []
+    average = sum(map(len, said.words)) / len(head) or 1.0
+    meaning = [_bm25(Counter(words), len(words) / average, weights, idf)
+               for words in said.words]
     best = max(meaning) or 1.0
     place = {at: rank for rank, at in enumerate(sorted(range(len(head)),
                                                        key=lambda at: -meaning[at]))}
-    cited = _cited(conn, scope, head)
     out = []
     for at, item in enumerate(head):
         rule = item.kind != "glossary"
-        candidate = Candidate(item, {
+        candidate = Candidate(item, scope, {
             "lexical": 1.0 / (1 + at),
             "coverage": item.coverage,
             "meaning": meaning[at] / best,
             "meaning_place": 1.0 / (1 + place[at]),
-            "cited": math.log1p(cited.get(item.key, 0)) if rule else 0.0,
-            "heading": 1.0 if rule and scope.titled[item.key] else 0.0,
+            "cited": math.log1p(said.cited[at]) if rule else 0.0,
+            "heading": 1.0 if rule and scope.heading_only[item.key] else 0.0,
             "glossary": 0.0 if rule else 1.0,
             "depth": _depth(scope.numbers[item.key]) if rule else 0.0,
+            "standing": standing,
         })
-        candidate.cited = cited.get(item.key, 0) if rule else 0
-        doc = set(docs[at]) | set(paths[at])
+        candidate.cited = said.cited[at] if rule else 0
+        words = set(said.words[at])
         candidate.paraphrased = [(source, target) for source, targets in said_as.items()
-                                 if source not in doc for target, p in targets
-                                 if target in doc and p >= SHOWN]
-        candidate.text = texts[at]
+                                 if source not in words for target, p in targets
+                                 if target in words and p >= SHOWN]
+        candidate.text = said.texts[at]
         out.append(candidate)
     return out
 
@@ -140,7 +172,7 @@ def reasons(candidate: Candidate, read: Reading, stopwords: frozenset[str]) -> l
             f"{said} (for {asked})" for asked, said in
             _surface(candidate.paraphrased, read, candidate.text, stopwords)))
     if candidate.cited > 1:
-        out.append(f"cited by {candidate.cited} rules")
+        out.append(f"cited {candidate.cited} times")
     return out
 
 
@@ -220,17 +252,18 @@ def _texts(conn: sqlite3.Connection, scope: Scope, head: list[Ranked]) -> list[s
 
 
 def _examples(conn: sqlite3.Connection, scope: Scope, head: list[Ranked]
-              ) -> dict[int, list[str]]:
-    """The examples of the candidate rules, by rule index: an example says its rule again
-    in a game's words, as questions do."""
-    ids = {scope.rule_ids[item.key]: item.key for item in head if item.kind != "glossary"}
-    out: dict[int, list[str]] = {}
+              ) -> list[list[str]]:
+    """Each candidate's examples (none for a glossary entry): an example says its rule
+    again in a game's words, as questions do."""
+    ids = [scope.rule_ids[item.key] for item in head if item.kind != "glossary"]
+    found: dict[int, list[str]] = {}
     if ids:
         for rule_id, text in conn.execute(
                 f"SELECT rule_id, text FROM examples WHERE rule_id IN "
-                f"({','.join('?' * len(ids))})", list(ids)):
-            out.setdefault(ids[rule_id], []).append(text)
-    return out
+                f"({','.join('?' * len(ids))})", ids):
+            found.setdefault(rule_id, []).append(text)
+    return [[] if item.kind == "glossary" else found.get(scope.rule_ids[item.key], [])
+            for item in head]
 
 
 def _headings(scope: Scope, index: int) -> list[int]:
@@ -274,15 +307,20 @@ def _bm25(counts: Counter, relative_length: float, weights: dict[str, float],
                for word, weight in weights.items() if counts.get(word))
 
 
-def _cited(conn: sqlite3.Connection, scope: Scope, head: list[Ranked]) -> dict[int, int]:
-    """How many references of the scope's document point to each candidate rule."""
-    ids = {scope.rule_ids[item.key]: item.key for item in head if item.kind != "glossary"}
+def _cited(conn: sqlite3.Connection, scope: Scope, head: list[Ranked]) -> list[int]:
+    """How many references point to each candidate rule (0 for a glossary entry):
+    citations, not the uses of a term linked to where a judges' document defines it (the
+    CR's terms are linked apart, in `term_links`; a term used everywhere is no rule relied
+    on everywhere)."""
+    ids = [scope.rule_ids[item.key] for item in head if item.kind != "glossary"]
     if not ids:
-        return {}
-    rows = conn.execute(
+        return [0] * len(head)
+    counts = dict(conn.execute(
         f"SELECT target_rule_id, count(*) FROM [references] WHERE target_rule_id IN "
-        f"({','.join('?' * len(ids))}) GROUP BY target_rule_id", list(ids)).fetchall()
-    return {ids[rule_id]: count for rule_id, count in rows}
+        f"({','.join('?' * len(ids))}) AND kind != 'term' GROUP BY target_rule_id",
+        ids).fetchall())
+    return [0 if item.kind == "glossary" else counts.get(scope.rule_ids[item.key], 0)
+            for item in head]
 
 
 def _depth(number: str) -> float:

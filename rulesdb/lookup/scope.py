@@ -2,6 +2,12 @@
 its rules (numbers, headings, their place in the tree, the text each prints), its glossary
 (terms, obsolete entries) and the words of its headings and terms, by which a query names
 them.
+
+A titled item is read in one of two ways, whatever the document: a heading only (its text
+says no more than its title: the CR's sections and keywords, "702.19. Trample") names a
+topic and stands for the rules under it; a titled section with a text of its own (the MTR's
+"4.2 Tournament Shortcuts", the IPG's "2.2 Game Play Error — Looking at Extra Cards") says
+what its title names, as the first rule under a heading does.
 """
 
 from __future__ import annotations
@@ -12,7 +18,12 @@ import sqlite3
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from ..ingest.policy_names import KINDS as POLICY_KINDS
 from .reading import key_of, stem, words_of
+
+# what a document's numbered items are called in hits, by its kind: rules, the rulings of
+# the rulings summary, the sections of the judges' documents
+RULE_KINDS = {"rulings_summary": "ruling", **dict.fromkeys(POLICY_KINDS, "section")}
 
 
 @dataclass
@@ -21,11 +32,14 @@ class Scope:
     place in the tree) and its glossary, loaded once per database file and document."""
 
     doc_id: str
-    rule_kind: str = "rule"  # what its numbered items are called in hits (rule, ruling)
+    document_kind: str = ""  # the kind of its document (comprehensive_rules, …)
+    rule_kind: str = "rule"  # what its numbered items are called in hits (rule, ruling, section)
     numbers: list[str] = field(default_factory=list)
     rule_ids: list[int] = field(default_factory=list)
     text_ids: list[int] = field(default_factory=list)
     titled: list[bool] = field(default_factory=list)
+    # titled rules whose text says no more than their title: a heading only names a topic
+    heading_only: list[bool] = field(default_factory=list)
     titles: dict[int, str] = field(default_factory=dict)  # rule index → its title
     by_text: dict[int, list[int]] = field(default_factory=dict)  # text id → rule indexes
     by_rule_id: dict[int, int] = field(default_factory=dict)  # rule id → rule index
@@ -102,16 +116,22 @@ class Scope:
         return out
 
 
-def load_scope(conn: sqlite3.Connection, doc_id: str, rule_kind: str = "rule") -> Scope:
+def load_scope(conn: sqlite3.Connection, doc_id: str) -> Scope:
     """The items of `doc_id` in document order."""
-    scope = Scope(doc_id, rule_kind)
+    row = conn.execute("SELECT kind FROM documents WHERE id = ?", [doc_id]).fetchone()
+    kind = row[0] if row else ""
+    scope = Scope(doc_id, kind, RULE_KINDS.get(kind, "rule"))
     rows = plain(conn).execute(
-        "SELECT id, number, title, parent_id, text_id FROM rule_rows WHERE document = ? "
-        "ORDER BY position", [doc_id]).fetchall()
+        "SELECT r.id, r.number, r.title, r.parent_id, r.text_id, CASE WHEN r.title IS NULL "
+        "THEN 0 ELSE (SELECT t.text IS NULL OR t.text = r.title FROM texts t "
+        "WHERE t.id = r.text_id) END FROM rule_rows r WHERE r.document = ? "
+        "ORDER BY r.position", [doc_id]).fetchall()
     if rows:
-        rule_ids, numbers, titles, parents, text_ids = map(list, zip(*rows, strict=True))
+        rule_ids, numbers, titles, parents, text_ids, bare = map(list, zip(*rows, strict=True))
         scope.rule_ids, scope.numbers, scope.text_ids = rule_ids, numbers, text_ids
         scope.titled = [bool(title) for title in titles]
+        scope.heading_only = [bool(title) and bool(only)
+                              for title, only in zip(titles, bare, strict=True)]
         scope.titles = {index: title for index, title in enumerate(titles) if title}
         scope.by_rule_id = dict(zip(rule_ids, range(len(rows)), strict=True))
         by_text = scope.by_text

@@ -1,11 +1,14 @@
-"""Search: the rules a question is about, the current rules first.
+"""Search: the rules and paragraphs a question is about, from the documents a judge reaches for.
 
-A query is read into concepts (`reading`), and the items of one document — by default the
-newest whole edition of the Comprehensive Rules, its rules and its glossary — are ranked by
-how much of the query they cover (`ranking`). A concept the current rules no longer have
-(mana burn, "in play") is answered from the newest edition that had it, marked so, with what
-replaced it when the glossary says (`hits`). `all_editions` adds, after the current rules,
-the rules and glossary entries of every other document, each shown by its newest edition. A
+A query is read into concepts (`reading`), and the items of each searched document — by
+default the current documents: the newest whole edition of the Comprehensive Rules (its
+rules and its glossary), and the newest Magic Tournament Rules and Infraction Procedure
+Guide — are ranked by how much of the query they cover (`ranking`), each document's best
+read again by the second stage (`rerank`). The documents' hits are then merged by the second
+stage's score, which compares across documents as its features do. A concept none of them
+says (mana burn, "in play") is answered from the newest CR edition that had it, marked so,
+with what replaced it when the glossary says (`hits`). `all_editions` adds, after them, the
+rules and glossary entries of every other document, each shown by its newest edition. A
 query that is a rule number is the caller's to look up (`looks_like_rule_number`).
 
 Plain sqlite3 over a built database, cheap to import (no spaCy, no sqlite-utils).
@@ -16,7 +19,10 @@ from __future__ import annotations
 import os
 import re
 import sqlite3
+from dataclasses import dataclass
 
+from ..db.editions import newest_edition
+from ..ingest.policy_names import KINDS as POLICY_KINDS
 from . import evidence, ranking, reading, rerank
 from . import hits as shown
 from .display import HIT_END, HIT_START, also_in, describe, oldest
@@ -29,8 +35,8 @@ MAX_QUERY_CHARS = 1000  # a longer query is read up to here (and says so)
 STILL_USED = 10  # an obsolete term said by more rules than this is read as plain words
 OLD_HITS = 3  # rules shown from the last edition that had a concept the current rules lack
 
-__all__ = ["HIT_END", "HIT_START", "also_in", "current_edition", "describe", "first_stage",
-           "looks_like_rule_number", "oldest", "read_query", "search"]
+__all__ = ["HIT_END", "HIT_START", "also_in", "current_documents", "current_edition", "describe",
+           "first_stage", "looks_like_rule_number", "oldest", "read_query", "search"]
 
 
 def looks_like_rule_number(query: str) -> bool:
@@ -59,42 +65,103 @@ def read_query(conn: sqlite3.Connection, query: str, doc_id: str | None = None
     return read
 
 
+def current_documents(conn: sqlite3.Connection) -> list[str]:
+    """What a search covers without a document named: the current rules (the newest whole
+    CR edition) and the newest edition of each of the judges' documents (the Magic
+    Tournament Rules, the Infraction Procedure Guide), in that order; none when there are
+    no current rules (every document is then searched alike)."""
+    current = current_edition(conn)
+    if current is None:
+        return []
+    return [current, *(doc for kind in POLICY_KINDS
+                       if (doc := newest_edition(conn, kind)) is not None)]
+
+
 def search(conn: sqlite3.Connection, query: str, doc_id: str | None = None, limit: int = 10,
            all_editions: bool = False) -> Row:
     """The items that answer `query`, best first, and how the query was read:
-    `{"query", "scope", "read_as", "ignored", "old", "notes", "hits"}`. Without `doc_id`
-    the newest whole CR edition is searched (every document when there is none), `doc_id`
-    searches that document; `all_editions` adds the other documents after it."""
-    scope_id = doc_id or current_edition(conn)
+    `{"query", "scope", "documents", "read_as", "ignored", "old", "notes", "hits"}`.
+    Without `doc_id` the current documents are searched (`current_documents`; `scope` is the
+    current rules, by whose glossary the query is read; every document when there are none),
+    `doc_id` searches that document; `all_editions` adds the other documents after them."""
+    docs = [doc_id] if doc_id else current_documents(conn)
+    scope_id = docs[0] if docs else None
     read = read_query(conn, query, scope_id)
     lexicon = _lexicon(conn, scope_id)
     hits: list[Row] = []
     old: list[Row] = []
-    if scope_id is not None and read.concepts:
-        scope, found, ranked = first_stage(conn, read, scope_id)
-        model = _model(conn)
-        why: dict = {}
-        if model is not None:
-            ranked, why = rerank.rerank(conn, scope, read, ranked, model, lexicon.stopwords,
-                                        _exact_terms(scope, read))
-        hits = [_hit(scope, item, read, why.get((item.kind, item.key)), lexicon.stopwords)
-                for item in ranked[:limit]]
-        for concept, item in zip(read.concepts, found, strict=True):
-            past = shown.old_concept(conn, scope, concept, bool(item.says or item.examples),
-                                     OLD_HITS)
-            if past is not None:
-                hits += past.pop("hits")
-                old.append(past)
-    if read.concepts and (scope_id is None or (all_editions and not doc_id)):
+    if docs and read.concepts:
+        searched = [Searched(*first_stage(conn, read, doc)) for doc in docs]
+        hits = [_hit(placed.scope, placed.item, read, placed.candidate, lexicon.stopwords)
+                for placed in _merged(conn, read, searched, limit)[:limit]]
+        first = searched[0].scope
+        if first.document_kind == "comprehensive_rules":
+            for at, concept in enumerate(read.concepts):
+                said = any(each.found[at].says or each.found[at].examples
+                           for each in searched)
+                past = shown.old_concept(conn, first, concept, said, OLD_HITS)
+                if past is not None:
+                    hits += past.pop("hits")
+                    old.append(past)
+    if read.concepts and (not docs or (all_editions and not doc_id)):
         seen = {(hit["kind"] == "glossary", hit.get("number") or hit.get("term"))
                 for hit in hits}
-        hits += [hit for hit in shown.elsewhere(conn, read, scope_id, limit)
+        hits += [hit for hit in shown.elsewhere(conn, read, docs, limit)
                  if (hit["kind"] == "glossary", hit.get("number") or hit.get("term"))
                  not in seen]
     stems = shown.query_stems(read, lexicon.stopwords)
-    return {"query": query, "scope": scope_id, "read_as": _read_as(read),
+    return {"query": query, "scope": scope_id, "documents": docs, "read_as": _read_as(read),
             "ignored": list(read.ignored), "old": old, "notes": list(read.notes),
             "hits": shown.with_snippets(conn, hits, stems)}
+
+
+@dataclass(frozen=True)
+class Searched:
+    """One document searched by the first stage: its scope, where each concept was found,
+    and its items best first."""
+
+    scope: Scope
+    found: list[evidence.Evidence]
+    ranked: list[ranking.Ranked]
+
+
+@dataclass(frozen=True)
+class Placed:
+    """An item of one searched document, where its document's first stage placed it and,
+    when the second stage read it, the candidate with its score."""
+
+    scope: Scope
+    item: ranking.Ranked
+    document: int  # its document's place among those searched
+    place: int  # in its document's first stage
+    exact: bool  # a glossary entry whose term is the whole query
+    candidate: rerank.Candidate | None
+
+
+def _merged(conn: sqlite3.Connection, read: reading.Reading, searched: list[Searched],
+            limit: int) -> list[Placed]:
+    """The documents' items in one order: a glossary entry that is the whole query first,
+    then the items the second stage read (each document's first CANDIDATES) by its score,
+    equal scores in the documents' order and their first stage's; then the others by
+    document and place (and so, without the second stage's weights, each document's items
+    in its first stage's order, one document after another)."""
+    model = _model(conn)
+    scored = [[] for _ in searched] if model is None else rerank.scored(
+        conn, read, [(each.scope, each.ranked[:rerank.CANDIDATES]) for each in searched],
+        model, _lexicon(conn, searched[0].scope.doc_id).stopwords)
+    placed = []
+    for document, (each, candidates) in enumerate(zip(searched, scored, strict=True)):
+        exact = _exact_terms(each.scope, read)
+        placed += [Placed(each.scope, item, document, place,
+                          item.kind == "glossary" and item.key in exact,
+                          candidates[place] if place < len(candidates) else None)
+                   for place, item in enumerate(each.ranked[:max(limit, rerank.CANDIDATES)])]
+    return sorted(placed, key=_order)
+
+
+def _order(placed: Placed) -> tuple:
+    score = placed.candidate.score if placed.candidate is not None else 0.0
+    return (not placed.exact, placed.candidate is None, -score, placed.document, placed.place)
 
 
 def first_stage(conn: sqlite3.Connection, read: reading.Reading, scope_id: str
@@ -138,8 +205,7 @@ def _cached(cache: dict, key: tuple, make):
 
 
 def _scope(conn: sqlite3.Connection, doc_id: str) -> Scope:
-    return _cached(_SCOPES, _file_key(conn, doc_id),
-                   lambda: load_scope(conn, doc_id, _rule_kind(conn, doc_id)))
+    return _cached(_SCOPES, _file_key(conn, doc_id), lambda: load_scope(conn, doc_id))
 
 
 def _lexicon(conn: sqlite3.Connection, doc_id: str | None) -> reading.Lexicon:
@@ -148,12 +214,6 @@ def _lexicon(conn: sqlite3.Connection, doc_id: str | None) -> reading.Lexicon:
 
 def _model(conn: sqlite3.Connection) -> rerank.Model | None:
     return _cached(_MODELS, _file_key(conn, None), lambda: rerank.load_model(conn))
-
-
-def _rule_kind(conn: sqlite3.Connection, doc_id: str) -> str:
-    """What a document's numbered items are called in hits: a ruling or a rule."""
-    row = conn.execute("SELECT kind FROM documents WHERE id = ?", [doc_id]).fetchone()
-    return "ruling" if row and row[0] == "rulings_summary" else "rule"
 
 
 # --- the query as the searched document reads it -------------------------------------------
@@ -205,8 +265,9 @@ def _hit(scope: Scope, item: ranking.Ranked, read: reading.Reading,
                 "id": item.key, "score": round(item.coverage, 3), "covers": covers,
                 "why": why, "obsolete": item.key in scope.obsolete}
     return {"kind": scope.rule_kind, "document": scope.doc_id,
-            "number": scope.numbers[item.key], "id": scope.rule_ids[item.key],
-            "score": round(item.coverage, 3), "covers": covers, "why": why}
+            "number": scope.numbers[item.key], "title": scope.titles.get(item.key),
+            "id": scope.rule_ids[item.key], "score": round(item.coverage, 3), "covers": covers,
+            "why": why}
 
 
 def _read_as(read: reading.Reading) -> list[Row]:

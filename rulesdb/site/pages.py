@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from typing import Any
+from urllib.parse import quote
 
 from .render import Span, glossary_url, linked, mention_spans, reference_spans, rule_url, slug
 
@@ -101,11 +102,25 @@ def rule_page(conn: sqlite3.Connection, doc_id: str, number: str) -> Row | None:
     ids = [item["id"] for item in items]
     return {
         "document": doc, "rule": rule, "breadcrumbs": crumbs, "items": items,
+        "infraction": infraction(conn, rule["id"]),
         "children": children, "nav": nav,
         "cited_by": cited_by(conn, rule["id"]),
         "history_url": rule_url(doc_id, rule["number"]) + "/history",
         "engines": engines(conn, ids),
     }
+
+
+def infraction(conn: sqlite3.Connection, rule_id: int) -> Row | None:
+    """An infraction's category and penalty, when the rule is one (IPG), with the URL of
+    the infractions that have the same penalty."""
+    try:
+        found = rows(conn, "SELECT category, name, penalty FROM infractions WHERE rule_id = ?",
+                     [rule_id])
+    except sqlite3.OperationalError:  # a database built before infractions were stored
+        return None
+    if not found:
+        return None
+    return {**found[0], "same_penalty": f"?penalty={quote(found[0]['penalty'] or '')}"}
 
 
 def ancestors(conn: sqlite3.Connection, parent_id: int | None) -> list[Row]:
@@ -257,7 +272,9 @@ def glossary_entry(conn: sqlite3.Connection, doc_id: str, term_slug: str) -> Row
 # what the home page offers to start from: rule kind, the kind of document holding it, label
 SAMPLES = (("rule", "comprehensive_rules", "a rule"),
            ("ruling", "rulings_summary", "a ruling with its sources"),
-           ("paragraph", "rulebook", "a rulebook paragraph"))
+           ("paragraph", "rulebook", "a rulebook paragraph"),
+           ("section", "tournament_rules", "a section of the Magic Tournament Rules"),
+           ("infraction", "infraction_procedure_guide", "an infraction and its penalty"))
 
 
 def samples(conn: sqlite3.Connection) -> list[Row]:

@@ -171,25 +171,33 @@ async def renumbered(datasette: Any, request: Any) -> Response:
 
 
 SEARCH_LIMIT = 50
+# the search filter's choices before the documents themselves: one current document each
+SEARCH_KINDS = (("cr", "the current Comprehensive Rules"),
+                ("mtr", "the current Magic Tournament Rules"),
+                ("ipg", "the current Infraction Procedure Guide"))
 
 
 async def search(datasette: Any, request: Any) -> Response:
     """Search as `rulesdb search` does, with the same ranking and the same first hits: the
-    current rules first (`all=1`: every other edition after them, `doc=`: one document), how
-    the query was read, a rule number taken to its rule. The canned query `search` stays
-    for SQL, one row per edition."""
+    current CR, MTR and IPG together (`all=1`: every other edition after them; `doc=`: one
+    document, `cr`, `mtr` or `ipg` its newest edition), how the query was read, a rule number
+    taken to its rule. The canned query `search` stays for SQL, one row per edition."""
     db = _db(datasette)
-    q, doc = params.text(request, "q"), params.document(request, "doc") or ""
+    q = params.text(request, "q")
+    doc = (request.args.get("doc") or "").lower()
+    if doc not in query.KIND_NAMES:
+        doc = params.document(request, "doc") or ""
     every = request.args.get("all") == "1"
 
     def find(conn: Any) -> Any:
+        doc_id = query.resolve_document(conn, doc) if doc else None
+        if doc and doc_id is None:
+            return {"error": f"There is no document {doc}.", "hits": []}
         if full_text.looks_like_rule_number(q):
-            rule = query.find_rule(conn, q, doc or None)
+            rule = query.find_rule(conn, q, doc_id)
             if rule is not None:
                 return rule_url(rule["document"], rule["number"])
-        if doc and query.document(conn, doc) is None:
-            return {"error": f"There is no document {doc}.", "hits": []}
-        result = full_text.search(conn, q, doc or None, SEARCH_LIMIT, every)
+        result = full_text.search(conn, q, doc_id, SEARCH_LIMIT, every)
         result["reading"] = full_text.describe(result)
         result["hits"] = [dict(hit, html=highlight(hit["snippet"], HIT_START, HIT_END),
                                note=also_in(hit).lstrip("; "),
@@ -203,7 +211,8 @@ async def search(datasette: Any, request: Any) -> Response:
     if isinstance(found, str):
         return Response.redirect(found)
     context = {"q": q, "doc": doc, "all": every, "results": found["hits"],
-               "scope": found.get("scope"), "reading": found.get("reading", []),
+               "scope": found.get("scope"), "searched": found.get("documents", []),
+               "kinds": SEARCH_KINDS, "reading": found.get("reading", []),
                "error": found.get("error"), "limit": SEARCH_LIMIT,
                "documents": await db.execute_fn(pages.documents)}
     return await _page(datasette, request, "rulesdb_search.html", context,

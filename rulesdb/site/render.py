@@ -12,6 +12,8 @@ from urllib.parse import quote
 
 from markupsafe import Markup, escape
 
+from ..ingest.policy_names import SUB_HEADINGS
+
 
 def slug(term: str) -> str:
     """The URL form of a glossary term: lower case, runs of other characters become '-';
@@ -78,11 +80,37 @@ def linked(text: str, spans: list[Span], used: set[int] | None = None) -> Markup
             parts.append(f'<span class="{css}" title="{escape(span.title)}">{inner}</span>')
         cursor = span.end
     parts.append(_plain(text[cursor:]))
-    return Markup("".join(parts))
+    return Markup(_laid_out("".join(parts)))
 
 
 def _plain(text: str) -> str:
     return str(escape(text)).replace("\n", "<br>\n")
+
+
+# the sub-headings the judges' documents print above a part of a section ("Definition")
+_PARTS = frozenset(heading for headings in SUB_HEADINGS.values() for heading in headings)
+
+
+def _laid_out(html: str) -> str:
+    """A text's lines laid out: a run of bulleted lines ("• …", as the judges' documents
+    print their lists) as a list, a sub-heading standing alone on its line in bold, the
+    other lines a line break apart."""
+    if "•" not in html and not any(part in html for part in _PARTS):
+        return html
+    out: list[str] = []
+    items: list[str] = []
+    for line in html.split("<br>\n"):
+        if line.startswith("• "):
+            items.append(f"<li>{line[2:]}</li>")
+            continue
+        if items:
+            out.append(f'<ul class="items">{"".join(items)}</ul>')
+            items = []
+        out.append(f'<strong class="part">{line}</strong>' if line in _PARTS else line)
+    if items:
+        out.append(f'<ul class="items">{"".join(items)}</ul>')
+    return "<br>\n".join(out).replace("</ul><br>\n", "</ul>\n").replace(
+        "<br>\n<ul", "\n<ul")
 
 
 def reference_spans(rows: list[dict], number_of: dict[int, tuple[str, str]],
@@ -106,12 +134,17 @@ def reference_spans(rows: list[dict], number_of: dict[int, tuple[str, str]],
             elif first["target_glossary_id"] in term_of:
                 doc, term = term_of[first["target_glossary_id"]]
                 href = glossary_url(doc, term)
+            elif first.get("target_doc") and first["target_rule_id"] is None:
+                href = f"/{quote(first['target_doc'])}"  # a whole document
             else:
                 continue
             if len(group) > 1:
                 title = f"rules {group[0]['target_number']}–{group[-1]['target_number']}"
             else:
                 title = first["target_number"] or first["cited"]
+            if first.get("target_doc"):
+                title = f"{first['target_doc']} {title}" if first["target_number"] \
+                    else first["target_doc"]
             spans.append(Span(start, end, href, title, "ref"))
         else:
             reason = group[0]["reason"] or group[0]["status"]

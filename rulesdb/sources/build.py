@@ -43,7 +43,8 @@ from .release import (
 )
 from .vocabulary import store as store_vocabulary
 
-PARSERS = ("cr_text", "cr_flat", "cr_any", "rulings", "rulebook_print", "rulebook_web")
+PARSERS = ("cr_text", "cr_flat", "cr_any", "rulings", "rulebook_print", "rulebook_web",
+           "policy_text", "policy_json")
 
 
 @dataclass
@@ -69,15 +70,22 @@ class BuildReport:
     seconds: float = 0.0
 
 
-def parse_source(entry: CatalogEntry, data: bytes, path: Path | str) -> Document:
-    """`data` parsed by the entry's parser; InputError naming file, document and position."""
+def parse_source(entry: CatalogEntry, data: bytes | dict[str, bytes],
+                 path: Path | str) -> Document:
+    """`data` parsed by the entry's parser (a folder's files by name: by its `parse_files`);
+    InputError naming file, document and position."""
     if entry.parser not in PARSERS:
         raise InputError(f"{path}: {entry.id}: unknown parser {entry.parser!r}")
+    module = importlib.import_module(f"rulesdb.ingest.{entry.parser}")
+    if isinstance(data, dict):
+        try:
+            return module.parse_files(data)
+        except ParseError as exc:
+            raise InputError(f"{path}: {entry.id}: {exc.message}") from None
     try:
         text = decode(data)
     except ParseError as exc:
         raise InputError(f"{path}: {entry.id}: byte {exc.offset}: {exc.message}") from None
-    module = importlib.import_module(f"rulesdb.ingest.{entry.parser}")
     try:
         return module.parse(data)
     except ParseError as exc:

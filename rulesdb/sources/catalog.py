@@ -45,9 +45,38 @@ def load_catalog(path: Path) -> list[CatalogEntry]:
     return entries
 
 
-def read_verified(entry: CatalogEntry, sources_dir: Path) -> bytes:
-    """The bytes of the entry's file after checking its sha256; InputError otherwise."""
-    return verified_bytes(sources_dir / entry.file, entry.sha256, entry.id)
+SUMS = "SHA256SUMS"  # a catalogued folder's list of its files
+
+
+def read_verified(entry: CatalogEntry, sources_dir: Path) -> bytes | dict[str, bytes]:
+    """The bytes of the entry's file after checking its sha256; for a folder, the bytes of
+    each file it lists by name, the list checked against the sha256 and each file against
+    the list; InputError otherwise."""
+    path = sources_dir / entry.file
+    if not path.is_dir():
+        return verified_bytes(path, entry.sha256, entry.id)
+    listing = verified_bytes(path / SUMS, entry.sha256, f"{entry.id}: the list of its files")
+    files = {}
+    for name, digest in parse_sums(listing.decode("utf-8", "replace"), path / SUMS).items():
+        files[name] = verified_bytes(path / name, digest, entry.id)
+    unlisted = sorted(child.name for child in path.iterdir()
+                      if child.name != SUMS and child.name not in files)
+    if unlisted:
+        raise InputError(f"{path}: {entry.id}: {', '.join(unlisted)} not listed in {SUMS}")
+    return files
+
+
+def parse_sums(text: str, path: Path) -> dict[str, str]:
+    """File name → sha256 of a `sha256sum` listing; InputError naming a malformed line."""
+    sums: dict[str, str] = {}
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        digest, _, name = line.partition("  ")
+        if len(digest) != 64 or not name:
+            raise InputError(f"{path}: line {number}: expected 'SHA256  FILE', got {line!r}")
+        sums[name.lstrip("*")] = digest.lower()
+    return sums
 
 
 def verified_bytes(path: Path, expected: str, what: str) -> bytes:

@@ -20,8 +20,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import InputError
-from .catalog import verified_bytes
+from .catalog import parse_sums, verified_bytes
 from .release import Source
+
+__all__ = ["Archive", "Release", "load_archives", "load_releases", "parse_sums", "read_archive",
+           "read_release"]
 
 
 @dataclass(frozen=True)
@@ -77,19 +80,6 @@ def read_release(release: Release, sources_dir: Path) -> Source:
     """The catalogued release file, checked against its sha256."""
     path = (sources_dir / release.file).resolve()
     return Source(path.name, verified_bytes(path, release.sha256, "release"), path.name)
-
-
-def parse_sums(text: str, path: Path) -> dict[str, str]:
-    """File name → sha256 of a `sha256sum` listing; InputError naming a malformed line."""
-    sums: dict[str, str] = {}
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        digest, _, name = line.partition("  ")
-        if len(digest) != 64 or not name:
-            raise InputError(f"{path}: line {number}: expected 'SHA256  FILE', got {line!r}")
-        sums[name.lstrip("*")] = digest.lower()
-    return sums
 
 
 def read_archive(archive: Archive, sources_dir: Path) -> list[Source]:

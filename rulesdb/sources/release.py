@@ -22,7 +22,7 @@ import sqlite_utils
 from ..db.readonly import read_only
 from ..db.store import CatalogEntry, StoredCounts, save_document
 from ..errors import InputError, position
-from ..ingest import cr_any
+from ..ingest import any_text
 from ..ingest.forms import NAMES, PDF, TEXT, form_of, release_text
 from ..ingest.model import GLOSSARY_CUT_OFF, Document, ParseError
 from .early import EarlyText, read_pdf
@@ -30,7 +30,7 @@ from .limits import MAX_MB, check_item_sizes, megabytes, read_at_most
 
 LICENSE = ("© Wizards of the Coast LLC; reproduced for reference under the Wizards of the Coast "
            "Fan Content Policy")
-_ID = re.compile(r"cr-(\d{4}-\d{2}-\d{2})")
+_ID = re.compile(r"([a-z]+)-(\d{4}-\d{2}-\d{2})")
 _NAME_DATE = re.compile(r"(?<!\d)(\d{4})-?(\d{2})-?(\d{2})(?!\d)")
 _SPAN = re.compile(r"(\d{3})-(\d{3})")
 _ITALICS = re.compile(r"(?<!\w)_([^_]+)_(?!\w)")
@@ -94,9 +94,10 @@ def printable(name: str) -> str:
 
 
 def parse_release(source: Source, max_bytes: int = megabytes(MAX_MB)) -> Document:
-    """The parsed release, of any form (text, .docx, .doc, .rtf, .pdf: told by its bytes);
-    InputError naming the file and position when it is not a CR, or holds more than
-    `max_bytes` once read (a small compressed file may hold far more)."""
+    """The parsed release, of any form (text, .docx, .doc, .rtf, .pdf: told by its bytes) and
+    of any document (a CR, the Magic Tournament Rules, the Infraction Procedure Guide: told
+    by its text); InputError naming the file and position when it is none of them, or holds
+    more than `max_bytes` once read (a small compressed file may hold far more)."""
     notes: list[str] = []
     try:
         read = source.early.result(source.data) if source.early is not None else None
@@ -111,7 +112,7 @@ def parse_release(source: Source, max_bytes: int = megabytes(MAX_MB)) -> Documen
         where = f"byte {exc.offset}: " if exc.offset or form_of(source.data) == TEXT else ""
         raise InputError(f"{source.name}: {where}{exc.message}") from None
     try:
-        doc = cr_any.parse_text(text)
+        doc = any_text.parse_text(text)
     except ParseError as exc:
         where = position(text, exc.offset)
         if form != TEXT:
@@ -122,23 +123,28 @@ def parse_release(source: Source, max_bytes: int = megabytes(MAX_MB)) -> Documen
 
 
 def edition_id(doc: Document, source: Source, override: str | None = None) -> str:
-    """`cr-YYYY-MM-DD`: `override`, else the printed effective date, else the file name's."""
+    """`cr-YYYY-MM-DD` (`mtr-`, `ipg-` for the judges' documents): `override`, else the
+    printed effective date, else the file name's."""
+    prefix = any_text.PREFIXES[doc.meta.kind]
+    form = f"{prefix}-YYYY-MM-DD"
     if override is not None:
         match = _ID.fullmatch(override)
-        if not match or not _valid(match[1]):
-            raise InputError(f"--id {override}: expected cr-YYYY-MM-DD")
+        if not match or match[1] != prefix or not _valid(match[2]):
+            raise InputError(f"--id {override}: expected {form}"
+                             + (f" (the file is a {any_text.NAMES[doc.meta.kind]})"
+                                if match and match[1] != prefix else ""))
         return override
     if doc.meta.effective_date is None and doc.meta.date_text is not None:
         at = doc.text.find(doc.meta.date_text)
         where = f"{position(doc.text, at)}: " if at >= 0 else ""
         raise InputError(f"{source.name}: {where}the effective date printed, "
                          f"{doc.meta.date_text!r}, is not a date; give the id with "
-                         "--id cr-YYYY-MM-DD")
+                         f"--id {form}")
     found = doc.meta.effective_date or file_date(source.name)
     if found is None:
         raise InputError(f"{source.name}: no effective date printed in the file nor in its "
-                         "name; give the id with --id cr-YYYY-MM-DD")
-    return f"cr-{found}"
+                         f"name; give the id with --id {form}")
+    return f"{prefix}-{found}"
 
 
 def _valid(iso: str) -> bool:
@@ -156,8 +162,11 @@ def plain_title(title: str) -> str:
 
 
 def is_partial(doc: Document) -> bool:
-    """True unless the release has the whole rule tree from 100 on and a whole glossary."""
+    """True unless the release has the whole rule tree from 100 on and a whole glossary (a
+    judges' document: unless it lists what it covers, as a transcription of part of it)."""
     covers = doc.meta.covers
+    if doc.meta.kind != "comprehensive_rules":
+        return bool(covers) or doc.meta.cut_off is not None
     whole = doc.glossary and len(covers) == 1 and covers[0].startswith("100-")
     return doc.meta.cut_off is not None or not whole
 
@@ -218,7 +227,7 @@ def _stored_text(data: bytes) -> str | None:
 def _same_content(stored: str, doc: Document) -> bool:
     """Whether the stored source text of an edition says what `doc` says."""
     try:
-        return cr_any.parse_text(stored).content() == doc.content()
+        return any_text.parse_text(stored).content() == doc.content()
     except ParseError:  # stored by an older parser that took what this one refuses
         return False
 
@@ -228,7 +237,7 @@ def store_release(db: sqlite_utils.Database, doc_id: str, source: Source,
     """Store a parsed release under `doc_id` with its documents row and, with `keep_source`
     (a release added by hand, which a rebuild must add again), its source bytes (a stored
     copy of the edition is replaced)."""
-    effective = doc_id.removeprefix("cr-")
+    effective = doc_id.split("-", 1)[1]
     partial = is_partial(doc)
     day = date.fromisoformat(effective)
     title = f"{plain_title(doc.meta.title)} ({day:%B} {day.day}, {day.year})"
@@ -239,10 +248,10 @@ def store_release(db: sqlite_utils.Database, doc_id: str, source: Source,
     printed = doc.meta.date_text or "no effective date printed"
     entry = CatalogEntry(
         id=doc_id, kind=doc.meta.kind, title=title, file=source.name,
-        sha256=hashlib.sha256(source.data).hexdigest(), parser=cr_any.parser_for(doc.text),
+        sha256=hashlib.sha256(source.data).hexdigest(), parser=any_text.parser_for(doc.text),
         effective_date=effective,
         partial=partial, covers=doc.meta.covers, license=LICENSE,
-        source=f"Wizards of the Coast, Comprehensive Rules ({printed}); "
+        source=f"Wizards of the Coast, {any_text.NAMES[doc.meta.kind]} ({printed}); "
                f"{'added from' if keep_source else 'from'} {source.origin}",
     )
     counts = save_document(db, entry, doc)

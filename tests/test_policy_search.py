@@ -1,0 +1,73 @@
+"""One search box for a judge: with no options search covers the current CR, MTR and IPG,
+each hit labelled with its document; `--doc cr|mtr|ipg` (the site's `doc=`) narrows it; the
+judges' questions find their paragraphs."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from rulesdb.cli import cli
+from rulesdb.lookup.query import connect
+from rulesdb.site.serve import make_datasette
+
+from conftest import script
+
+CURRENT = {"cr": "cr-2026-01-16", "mtr": "mtr-2026-02-27", "ipg": "ipg-2024-09-23"}
+
+
+def searched(db, *args: str) -> dict:
+    result = CliRunner().invoke(cli, ["search", *args, "--json", "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.output)
+
+
+def test_a_search_with_no_options_covers_the_three_current_documents(history_db) -> None:
+    found = searched(history_db, "penalty for looking at an extra card")
+    assert found["documents"] == list(CURRENT.values())
+    first = found["hits"][0]
+    assert (first["document"], first["number"]) == ("ipg-2024-09-23", "2.2")
+    assert first["kind"] == "section" and "Looking at Extra Cards" in first["title"]
+    rules = searched(history_db, "deathtouch trample")["hits"]
+    assert {hit["document"] for hit in rules[:3]} == {"cr-2026-01-16"}
+
+
+@pytest.mark.parametrize("kind", list(CURRENT))
+def test_doc_narrows_the_search_to_one_current_document(history_db, kind) -> None:
+    found = searched(history_db, "player draws an extra card", "--doc", kind)
+    assert found["documents"] == [CURRENT[kind]]
+    assert found["hits"] and {hit["document"] for hit in found["hits"]} == {CURRENT[kind]}
+
+
+def test_the_text_output_labels_each_hit_with_its_document(history_db) -> None:
+    result = CliRunner().invoke(cli, ["search", "penalty for looking at an extra card",
+                                      "--limit", "3", "--db", str(history_db)])
+    assert result.exit_code == 0
+    assert "in cr-2026-01-16, mtr-2026-02-27, ipg-2024-09-23, the current documents" in (
+        result.output)
+    assert ("section 2.2 Game Play Error — Looking at Extra Cards (ipg-2024-09-23)"
+            in result.output)
+
+
+def test_the_site_filters_its_search_by_document(history_db) -> None:
+    ds = make_datasette(history_db)
+    page = asyncio.run(ds.client.get("/search?q=extra+card&doc=ipg")).text
+    assert '<option value="ipg" selected>' in page
+    assert "in ipg-2024-09-23" in page
+    links = page.split('<ol class="results">')[1]
+    assert "/ipg-2024-09-23/" in links and "/cr-2026-01-16/" not in links
+    every = asyncio.run(ds.client.get("/search?q=extra+card")).text
+    assert "in cr-2026-01-16, mtr-2026-02-27, ipg-2024-09-23, the current documents" in every
+
+
+def test_the_judges_questions_find_their_paragraphs(history_db) -> None:
+    """A guard at the figure measured when the judges' documents joined the search
+    (docs/search.md): recall@5 0.673 on the 49 questions with no options (the issue's target,
+    0.85, is not met)."""
+    module = script("search_quality")
+    with connect(history_db) as db:
+        figures = module.scores(module.evaluate(db, module.load_questions(module.POLICY)))
+    assert figures["recall@5"] >= 0.65, figures
