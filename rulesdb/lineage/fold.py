@@ -7,6 +7,7 @@ every edition that repeats a version only in its typography or its cross-referen
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from itertools import pairwise
 from typing import Any
 
@@ -24,6 +25,7 @@ SPACE_BEFORE = re.compile(r"\s+([.,;:)])")
 PUNCTUATION = " .,;:()\"'“”‘’?"
 
 
+@lru_cache(maxsize=1 << 14)  # most editions of a rule print the text of the one before
 def same_key(text: str) -> str:
     """The words of a text as a run compares them: case, spacing, typography and the numbers
     of cited rules aside (the numbering of the subrules under a heading included)."""
