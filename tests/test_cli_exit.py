@@ -1,5 +1,6 @@
-"""`rulesdb` run as a program: commands that leave quickly (add, build, fetch) end the
-process themselves, with the exit code and the output they would have had."""
+"""`rulesdb` run as a program: commands that leave quickly (add, build, fetch, and the lookups
+that only read and print) end the process themselves, with the exit code and the output they
+would have had."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import pytest
 import sqlite_utils
 from click.testing import CliRunner
 
-from rulesdb.cli import cli
+from rulesdb.cli import COMMANDS, LOOKUPS, cli
 from rulesdb.commands.common import quick_exit_wanted
 
 from test_add import release
@@ -71,6 +72,13 @@ def test_the_flag_is_set_by_builds_and_lookups_only(tmp_path: Path, args: list[s
     assert result.exit_code in (0, 2), result.output
     assert quick_exit_wanted() == quick
     common._quick["exit"] = False
+
+
+def test_every_lookup_named_is_a_command_that_writes_nothing() -> None:
+    """A misspelt name in LOOKUPS would silently leave that lookup slow; a command that
+    writes (build, add, align, remove) or serves must not be in it."""
+    assert not LOOKUPS - set(COMMANDS)
+    assert not LOOKUPS & {"build", "add", "fetch", "remove", "align", "serve", "info"}
 
 
 @pytest.mark.parametrize("args", [
