@@ -18,7 +18,7 @@ from typing import Any
 import click
 
 from . import __version__
-from .commands.common import DB_PATH, quick_exit_wanted, unreadable
+from .commands.common import DB_PATH, leave_quickly, quick_exit_wanted, unreadable
 from .errors import InputError, database_problem
 
 # each command's module in rulesdb.commands (which lists it in its COMMANDS)
@@ -30,6 +30,9 @@ COMMANDS = {
     "search": "lookup", "glossary": "lookup", "keywords": "lookup", "refs": "lookup",
     "infractions": "lookup",
 }
+# the commands that only read the database and print: once their output is flushed the
+# program ends without tearing its heap down (`leave_quickly`), 7-9 ms of a 50-100 ms lookup
+LOOKUPS = {"docs", "rule", "export", "search", "glossary", "keywords", "refs", "diff", "history"}
 
 
 class Rulesdb(click.Group):
@@ -49,6 +52,14 @@ class Rulesdb(click.Group):
             return None
         found = importlib.import_module(f"{__package__}.commands.{module}").COMMANDS
         return next(command for command in found if command.name == cmd_name)
+
+    def resolve_command(self, ctx: click.Context,
+                        args: list[str]) -> tuple[str | None, click.Command | None, list[str]]:
+        """The command the arguments name (click's), a lookup asked to `leave_quickly`."""
+        name, command, rest = super().resolve_command(ctx, args)
+        if name in LOOKUPS:
+            leave_quickly()
+        return name, command, rest
 
     def invoke(self, ctx: click.Context) -> Any:
         """Run the command; a database found damaged or unreadable while it runs (SQLite

@@ -3,7 +3,6 @@ version as the words that changed from the version shown before it, in context."
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -15,7 +14,7 @@ from ..lineage.fold import fold_history, run_note
 from ..lineage.wordiff import CONTEXT, render_inline
 from ..lineage.words import change_words, method_words
 from ..lookup.query import in_editions
-from .common import wrap
+from .common import line_width, wrap
 
 Row = dict[str, Any]
 LINES_PER_CHANGE = 3  # wrapped lines of one changed line, then "…"
@@ -92,7 +91,7 @@ def _named(changes: list[Row]) -> list[str]:
 
 def _fitted(parts: list[str], indent: str) -> str:
     """`parts` joined with "; " on one line of the terminal's width, cut with "…"."""
-    width = max(40, min(shutil.get_terminal_size((100, 24)).columns, 100)) - len(indent)
+    width = line_width() - len(indent)
     line = "; ".join(parts)
     if len(line) <= width:
         return indent + line

@@ -309,7 +309,7 @@ def history(number: str, doc_id: str | None, db_path: Path, every: bool, step: s
     elif subtree.summarized(conn, rule["id"]):
         lines = summary_lines(rule, subtree.summary(conn, rule["id"]))
     else:
-        lines = history_lines(lineage_query.history(conn, number, doc_id) or [])
+        lines = history_lines(lineage_query.rule_history(conn, rule))
     for line in lines:
         click.echo(line)
 

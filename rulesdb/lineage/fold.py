@@ -7,6 +7,7 @@ every edition that repeats a version only in its typography or its cross-referen
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from itertools import pairwise
 from typing import Any
 
@@ -27,6 +28,21 @@ PUNCTUATION = " .,;:()\"'“”‘’?"
 def same_key(text: str) -> str:
     """The words of a text as a run compares them: case, spacing, typography and the numbers
     of cited rules aside (the numbering of the subrules under a heading included)."""
+    return _cached_key(text) if len(text) <= CACHED_UP_TO else _key(text)
+
+
+# most editions of a rule print the lines of the one before; a heading's whole subtree
+# (702's: 136,000 characters, another each edition) is left out of the cache, which the
+# site's long-running process would otherwise fill with hundreds of megabytes
+CACHED_UP_TO = 4000
+
+
+@lru_cache(maxsize=2048)
+def _cached_key(text: str) -> str:
+    return _key(text)
+
+
+def _key(text: str) -> str:
     key = QUOTE_LIKE.sub("'", normalize(text))
     return SPACE_BEFORE.sub(r"\1", DASHES.sub("-", key))
 
@@ -46,14 +62,15 @@ def fold_history(entries: list[Row]) -> list[Row]:
     for entry in entries:
         concept = entry["change"] == "concept"
         last = last_concept.get(related_key(entry)) if concept else last_version
+        key = same_key(entry["text"])
         if last is not None and (concept or last["number"] == entry["number"]) \
-                and last["_key"] == same_key(entry["text"]):
+                and last["_key"] == key:
             last["run"].append(entry["doc"])
             if (entry["number"], entry["text"]) != (last["number"], last["text"]):
                 last["variants"][entry["doc"]] = {"number": entry["number"],
                                                   "text": entry["text"]}
             continue
-        item = {**entry, "run": [], "variants": {}, "_key": same_key(entry["text"])}
+        item = {**entry, "run": [], "variants": {}, "_key": key}
         items.append(item)
         if concept:
             last_concept[related_key(entry)] = item

@@ -22,8 +22,10 @@ if TYPE_CHECKING:
     from .build import BuildReport
 
 
-def why_build(db_path: Path, default: bool) -> str | None:
-    """Why the database at `db_path` must be built before it answers (one line), or None.
+def why_build(db_path: Path, default: bool,
+              conn: sqlite3.Connection | None = None) -> str | None:
+    """Why the database at `db_path` must be built before it answers (one line), or None;
+    `conn`, a connection to it the command opened already, reads its stamp.
 
     A missing database is built when it is the `default` one (another is an error for the
     command to report); a database that cannot be read is left for the command to report.
@@ -32,11 +34,14 @@ def why_build(db_path: Path, default: bool) -> str | None:
         return ("no database yet: building it from the corpus rulesdb ships (once; about a "
                 "minute)") if default else None
     try:
-        conn = read_only(db_path)
-        try:
+        if conn is not None:
             stamp = read_stamp(conn)
-        finally:
-            conn.close()
+        else:
+            conn = read_only(db_path)
+            try:
+                stamp = read_stamp(conn)
+            finally:
+                conn.close()
     except sqlite3.DatabaseError:
         return None
     if stamp is None:
