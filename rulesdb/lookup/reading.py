@@ -61,7 +61,7 @@ def words_of(text: str) -> tuple[str, ...]:
     """The words of a text in lower case (a word's inner apostrophe kept: "can't", "owner's";
     power/toughness such as "+1/+1" as one word). Remembered: the same headings and terms
     are read by several steps of a search."""
-    return tuple(word.lower().replace("’", "'") for word in WORD.findall(text))
+    return tuple(WORD.findall(text.lower().replace("’", "'")))
 
 
 def stem(word: str) -> str:
