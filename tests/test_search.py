@@ -406,3 +406,14 @@ def test_porter_stems_as_the_full_text_index_does(small_db):
     assert len(words) > 4000
     assert [(word, stem(word)) for row, word in enumerate(words)
             if stem(word) != stems[row]] == []
+
+
+@given(st.lists(st.sampled_from([*"aZz09 +-/'’_.,;:()", "Ab", "P/T", "dûm", "Á"]),
+                max_size=40).map("".join))
+def test_a_texts_words_are_its_words_each_lowered(text):
+    """`words_of` lowers a whole text at once: the same words as the case-blind pattern
+    finds, each lowered with its apostrophe straightened."""
+    from rulesdb.lookup.reading import WORD, words_of
+
+    assert words_of(text) == tuple(word.lower().replace("’", "'")
+                                   for word in WORD.findall(text))

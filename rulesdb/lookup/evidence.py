@@ -47,16 +47,21 @@ class Evidence:
                 + len(self.glossary_says.union(self.glossary_about)))
 
 
-def evidence(conn: sqlite3.Connection, scope: Scope, concept: Concept) -> Evidence:
-    """Where `concept` is said in the scope's rules, examples, headings and glossary."""
+def evidence(conn: sqlite3.Connection, scope: Scope, concept: Concept,
+             matched: dict[str, list[int]] | None = None) -> Evidence:
+    """Where `concept` is said in the scope's rules, examples, headings and glossary.
+    `matched`: the texts of every edition each full-text expression matched, kept by the
+    caller for the other documents of one search (the index holds all editions' texts)."""
     found = Evidence()
     match = fts_expression(concept)
     if not match:
         return found
     literal = _literal(scope, concept)
-    text_ids = [text_id for (text_id,) in conn.execute(
-        "SELECT rowid FROM texts_fts WHERE texts_fts MATCH ?", [match])
-        if text_id in scope.by_text]
+    matched = {} if matched is None else matched
+    if match not in matched:
+        matched[match] = [text_id for (text_id,) in conn.execute(
+            "SELECT rowid FROM texts_fts WHERE texts_fts MATCH ?", [match])]
+    text_ids = [text_id for text_id in matched[match] if text_id in scope.by_text]
     if literal and len(text_ids) > LITERAL_MOST and not _signed(concept):
         literal = None  # a word said this often is not confused by another of its stem
     if literal:

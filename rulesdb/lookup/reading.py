@@ -20,6 +20,8 @@ from functools import lru_cache
 from . import porter
 
 WORD = re.compile(r"[+-]?\d+/[+-]?\d+|p/t|[^\W_]+(?:['’][^\W_]+)*", re.I)
+# WORD in a text already lowered, its apostrophes straightened: no case folding to match
+_LOWER_WORD = re.compile(r"[+-]?\d+/[+-]?\d+|p/t|[^\W_]+(?:'[^\W_]+)*")
 QUOTED = re.compile(r'"([^"]*)"|“([^”]*)”')
 MAX_QUERY_WORDS = 64  # a longer query is read up to here (and says so)
 MAX_PHRASE_WORDS = 6  # the longest phrase looked for
@@ -61,7 +63,7 @@ def words_of(text: str) -> tuple[str, ...]:
     """The words of a text in lower case (a word's inner apostrophe kept: "can't", "owner's";
     power/toughness such as "+1/+1" as one word). Remembered: the same headings and terms
     are read by several steps of a search."""
-    return tuple(WORD.findall(text.lower().replace("’", "'")))
+    return tuple(_LOWER_WORD.findall(text.lower().replace("’", "'")))
 
 
 def stem(word: str) -> str:

@@ -91,7 +91,8 @@ def search(conn: sqlite3.Connection, query: str, doc_id: str | None = None, limi
     hits: list[Row] = []
     old: list[Row] = []
     if docs and read.concepts:
-        searched = [Searched(*first_stage(conn, read, doc)) for doc in docs]
+        matched: dict[str, list[int]] = {}
+        searched = [Searched(*first_stage(conn, read, doc, matched)) for doc in docs]
         hits = [_hit(placed.scope, placed.item, read, placed.candidate, lexicon.stopwords)
                 for placed in _merged(conn, read, searched, limit)[:limit]]
         first = searched[0].scope
@@ -164,13 +165,16 @@ def _order(placed: Placed) -> tuple:
     return (not placed.exact, placed.candidate is None, -score, placed.document, placed.place)
 
 
-def first_stage(conn: sqlite3.Connection, read: reading.Reading, scope_id: str
+def first_stage(conn: sqlite3.Connection, read: reading.Reading, scope_id: str,
+                matched: dict[str, list[int]] | None = None
                 ) -> tuple[Scope, list[evidence.Evidence], list[ranking.Ranked]]:
     """The lexical ranking of a read query in one document: the scope, where each concept
-    was found, and every item covering any, best first (the second stage reads its head)."""
+    was found, and every item covering any, best first (the second stage reads its head).
+    `matched`: what the full-text index gave this search's other documents
+    (`evidence.evidence`)."""
     lexicon = _lexicon(conn, scope_id)
     scope = _scope(conn, scope_id)
-    found = [evidence.evidence(conn, scope, concept) for concept in read.concepts]
+    found = [evidence.evidence(conn, scope, concept, matched) for concept in read.concepts]
     evidence.about(conn, scope, list(read.concepts), found, lexicon.stopwords)
     evidence.meet(conn, scope, found, lexicon.stopwords)
     return scope, found, ranking.rank(conn, scope, found, _exact_terms(scope, read),
