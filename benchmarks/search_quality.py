@@ -177,13 +177,13 @@ def feature_effects(conn: sqlite3.Connection) -> list[str]:
 
     from rulesdb.lookup.rerank import FEATURES
 
-    real = load_questions(REAL)
-    dev = [(q, learning.candidates(conn, q)) for q in real if q.half == "dev"]
-    test = [(q, learning.candidates(conn, q)) for q in real if q.half == "test"]
-    own = [(q, learning.candidates(conn, q)) for q in load_questions(QUESTIONS)]
+    dev_questions, own_questions = learning.learned_on()
+    dev = [(q, learning.candidates(conn, q)) for q in dev_questions]
+    test = [(q, learning.candidates(conn, q)) for q in load_questions(REAL) if q.half == "test"]
+    own = [(q, learning.candidates(conn, q)) for q in own_questions]
     names = list(FEATURES)
-    lines = [f"test half ({len(test)} questions), second stage learned on the development half "
-             "and the project's own questions:",
+    lines = [f"test half ({len(test)} questions), second stage learned as search_ranker.py "
+             "learns it (the development halves and the project's own questions):",
              f"lexical order alone       {learning.recall(learning.ranks(test, names, None))}",
              f"every feature             "
              f"{learning.recall(learning.ranks(test, names, learning.learn(dev + own, names)))}"]

@@ -65,6 +65,14 @@ def candidates(conn, question: Question, paraphrased: bool = True
             for candidate in found]
 
 
+def learned_on() -> tuple[list[Question], list[Question]]:
+    """The questions the weights are learned on: the development half of real people's
+    questions (cross-validated), and the project's own with the development half of the
+    judges' (always among the learned)."""
+    return ([q for q in load_questions(REAL) if q.half == "dev"],
+            load_questions(QUESTIONS) + [q for q in load_questions(POLICY) if q.half == "dev"])
+
+
 def label(scope, item) -> str:
     """A candidate as the question sets name their answers (search_quality.hit_label)."""
     if item.kind == "glossary":
@@ -166,9 +174,9 @@ def main() -> None:
         args.db = user_database()
     conn = connect(args.db)
     names = list(FEATURES)
-    dev = [(q, candidates(conn, q)) for q in load_questions(REAL) if q.half == "dev"]
-    own = [(q, candidates(conn, q)) for q in load_questions(QUESTIONS)]
-    own += [(q, candidates(conn, q)) for q in load_questions(POLICY) if q.half == "dev"]
+    dev_questions, own_questions = learned_on()
+    dev = [(q, candidates(conn, q)) for q in dev_questions]
+    own = [(q, candidates(conn, q)) for q in own_questions]
     holdout = [(q, candidates(conn, q)) for q in load_questions(HOLDOUT)]
     print(f"{len(dev)} development questions, {len(own)} of the project's own; "
           f"{sum(any(label in q.answers for label, _ in rows) for q, rows in dev) / len(dev):.3f}"
