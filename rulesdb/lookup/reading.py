@@ -121,10 +121,15 @@ class Lexicon:
             self.entries[key] = concept
 
 
+def stopwords(conn: sqlite3.Connection) -> frozenset[str]:
+    """The words that do not decide a search, as the database keeps them."""
+    return frozenset(_table(conn, "SELECT word FROM search_stopwords"))
+
+
 def lexicon(conn: sqlite3.Connection, doc_id: str | None) -> Lexicon:
     """The vocabulary, stop words, and the glossary of `doc_id` (its terms and what its
     obsolete terms now are), from the database."""
-    lex = Lexicon(stopwords=frozenset(_table(conn, "SELECT word FROM search_stopwords")))
+    lex = Lexicon(stopwords=stopwords(conn))
     if doc_id:
         cursor = conn.cursor()
         cursor.row_factory = None  # plain tuples: a sqlite3.Row costs more

@@ -149,7 +149,7 @@ def _merged(conn: sqlite3.Connection, read: reading.Reading, searched: list[Sear
     model = _model(conn)
     scored = [[] for _ in searched] if model is None else rerank.scored(
         conn, read, [(each.scope, each.ranked[:rerank.CANDIDATES]) for each in searched],
-        model, _lexicon(conn, searched[0].scope.doc_id).stopwords)
+        model, _stopwords(conn))
     placed = []
     for document, (each, candidates) in enumerate(zip(searched, scored, strict=True)):
         exact = _exact_terms(each.scope, read)
@@ -172,11 +172,11 @@ def first_stage(conn: sqlite3.Connection, read: reading.Reading, scope_id: str,
     was found, and every item covering any, best first (the second stage reads its head).
     `matched`: what the full-text index gave this search's other documents
     (`evidence.evidence`)."""
-    lexicon = _lexicon(conn, scope_id)
+    stopwords = _stopwords(conn)  # the same for every document: its lexicon is not needed
     scope = _scope(conn, scope_id)
     found = [evidence.evidence(conn, scope, concept, matched) for concept in read.concepts]
-    evidence.about(conn, scope, list(read.concepts), found, lexicon.stopwords)
-    evidence.meet(conn, scope, found, lexicon.stopwords)
+    evidence.about(conn, scope, list(read.concepts), found, stopwords)
+    evidence.meet(conn, scope, found, stopwords)
     return scope, found, ranking.rank(conn, scope, found, _exact_terms(scope, read),
                                       _named_obsolete(scope, read))
 
@@ -186,6 +186,7 @@ def first_stage(conn: sqlite3.Connection, read: reading.Reading, scope_id: str,
 _SCOPES: dict[tuple, Scope] = {}
 _LEXICONS: dict[tuple, reading.Lexicon] = {}
 _MODELS: dict[tuple, rerank.Model | None] = {}
+_STOPWORDS: dict[tuple, frozenset[str]] = {}
 _KINDS: dict[tuple, str] = {}
 
 
@@ -214,6 +215,10 @@ def _scope(conn: sqlite3.Connection, doc_id: str) -> Scope:
 
 def _lexicon(conn: sqlite3.Connection, doc_id: str | None) -> reading.Lexicon:
     return _cached(_LEXICONS, _file_key(conn, doc_id), lambda: reading.lexicon(conn, doc_id))
+
+
+def _stopwords(conn: sqlite3.Connection) -> frozenset[str]:
+    return _cached(_STOPWORDS, _file_key(conn, None), lambda: reading.stopwords(conn))
 
 
 def _model(conn: sqlite3.Connection) -> rerank.Model | None:
