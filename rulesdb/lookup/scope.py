@@ -40,7 +40,10 @@ class Scope:
     titled: list[bool] = field(default_factory=list)
     # titled rules whose text says no more than their title: a heading only names a topic
     heading_only: list[bool] = field(default_factory=list)
-    titles: dict[int, str] = field(default_factory=dict)  # rule index → its title
+    # rule index → its title as search reads it: an infraction's with its penalty, which the
+    # IPG prints on the infraction's heading line
+    titles: dict[int, str] = field(default_factory=dict)
+    printed: dict[int, str] = field(default_factory=dict)  # rule index → its title as printed
     by_text: dict[int, list[int]] = field(default_factory=dict)  # text id → rule indexes
     by_rule_id: dict[int, int] = field(default_factory=dict)  # rule id → rule index
     up: list[int | None] = field(default_factory=list)  # rule index → its parent's index
@@ -116,6 +119,18 @@ class Scope:
         return out
 
 
+def _penalties(conn: sqlite3.Connection, scope: Scope) -> dict[int, str]:
+    """The titles of a document's infractions with their penalties ("Game Play Error — Game
+    Rule Violation, penalty Warning"), by rule index; none for a document without them."""
+    try:
+        rows = conn.execute("SELECT rule_id, penalty FROM infractions WHERE document = ? "
+                            "AND penalty IS NOT NULL", [scope.doc_id]).fetchall()
+    except sqlite3.OperationalError:  # a database made before the judges' documents
+        return {}
+    return {index: f"{scope.printed[index]}, penalty {penalty}" for rule_id, penalty in rows
+            if (index := scope.by_rule_id.get(rule_id)) is not None and index in scope.printed}
+
+
 def load_scope(conn: sqlite3.Connection, doc_id: str) -> Scope:
     """The items of `doc_id` in document order."""
     row = conn.execute("SELECT kind FROM documents WHERE id = ?", [doc_id]).fetchone()
@@ -132,8 +147,9 @@ def load_scope(conn: sqlite3.Connection, doc_id: str) -> Scope:
         scope.titled = [bool(title) for title in titles]
         scope.heading_only = [bool(title) and bool(only)
                               for title, only in zip(titles, bare, strict=True)]
-        scope.titles = {index: title for index, title in enumerate(titles) if title}
+        scope.printed = {index: title for index, title in enumerate(titles) if title}
         scope.by_rule_id = dict(zip(rule_ids, range(len(rows)), strict=True))
+        scope.titles = {**scope.printed, **_penalties(conn, scope)}
         by_text = scope.by_text
         for index, text_id in enumerate(text_ids):
             by_text.setdefault(text_id, []).append(index)

@@ -274,7 +274,7 @@ def _hit(scope: Scope, item: ranking.Ranked, read: reading.Reading,
                 "id": item.key, "score": round(item.coverage, 3), "covers": covers,
                 "why": why, "obsolete": item.key in scope.obsolete}
     return {"kind": scope.rule_kind, "document": scope.doc_id,
-            "number": scope.numbers[item.key], "title": scope.titles.get(item.key),
+            "number": scope.numbers[item.key], "title": scope.printed.get(item.key),
             "id": scope.rule_ids[item.key], "score": round(item.coverage, 3), "covers": covers,
             "why": why}
 
