@@ -59,7 +59,7 @@ def candidates(conn, question: Question, paraphrased: bool = True
         return []
     searched = [search.Searched(*search.first_stage(conn, read, doc)) for doc in docs]
     groups = [(each.scope, each.ranked[:rerank.CANDIDATES]) for each in searched]
-    stopwords = search._lexicon(conn, docs[0]).stopwords
+    stopwords = search._stopwords(conn)
     return [(label(candidate.scope, candidate.item), candidate.features)
             for found in rerank.features(conn, read, groups, stopwords, paraphrased)
             for candidate in found]

@@ -98,10 +98,11 @@ def features(conn: sqlite3.Connection, read: Reading, groups: list[tuple[Scope, 
     wanted = {word[:2] for word in weights}  # a stem keeps its word's first two letters
     idf = _idf(conn, set(weights))
     read_in = [_reading(conn, scope, head, wanted, stopwords) for scope, head in groups]
-    lengths = [len(words) for said in read_in for words in said.words]
+    lengths = [length for said in read_in for length in said.lengths]
     average = sum(lengths) / len(lengths) if lengths else 1.0
-    best_in = [max((_bm25(Counter(words), len(words) / (average or 1.0), weights, idf)
-                    for words in said.words), default=0.0) for said in read_in]
+    best_in = [max((_bm25(counts, length / (average or 1.0), weights, idf)
+                    for counts, length in zip(said.counts, said.lengths, strict=True)),
+                   default=0.0) for said in read_in]
     best = max(best_in, default=0.0) or 1.0
     return [_candidates(scope, head, said, weights, idf, said_as, found / best)
             for (scope, head), said, found in zip(groups, read_in, best_in, strict=True)]
@@ -109,11 +110,13 @@ def features(conn: sqlite3.Connection, read: Reading, groups: list[tuple[Scope, 
 
 @dataclass(frozen=True)
 class _Read:
-    """The candidates of one document as the second stage reads them: each one's text, its
-    words as stems (with its examples' and headings'), and how many rules cite it."""
+    """The candidates of one document as the second stage reads them: each one's text, how
+    often it says each stem (with its examples and headings) and how many words that is, and
+    how many rules cite it."""
 
     texts: list[str]
-    words: list[list[str]]
+    counts: list[Counter[str]]
+    lengths: list[int]
     cited: list[int]
 
 
@@ -125,7 +128,8 @@ def _reading(conn: sqlite3.Connection, scope: Scope, head: list[Ranked], wanted:
              + [word for example in shown for word in _said(example, wanted, stopwords)]
              + _heading_stems(scope, item, stopwords)
              for text, shown, item in zip(texts, examples, head, strict=True)]
-    return _Read(texts, words, _cited(conn, scope, head))
+    return _Read(texts, [Counter(said) for said in words], [len(said) for said in words],
+                 _cited(conn, scope, head))
 
 
 def _candidates(scope: Scope, head: list[Ranked], said: _Read, weights: dict[str, float],
@@ -134,9 +138,9 @@ def _candidates(scope: Scope, head: list[Ranked], said: _Read, weights: dict[str
     """One document's candidates with their features."""
     if not head:
         return []
-    average = sum(map(len, said.words)) / len(head) or 1.0
-    meaning = [_bm25(Counter(words), len(words) / average, weights, idf)
-               for words in said.words]
+    average = sum(said.lengths) / len(head) or 1.0
+    meaning = [_bm25(counts, length / average, weights, idf)
+               for counts, length in zip(said.counts, said.lengths, strict=True)]
     best = max(meaning) or 1.0
     place = {at: rank for rank, at in enumerate(sorted(range(len(head)),
                                                        key=lambda at: -meaning[at]))}
@@ -155,7 +159,7 @@ def _candidates(scope: Scope, head: list[Ranked], said: _Read, weights: dict[str
             "standing": standing,
         })
         candidate.cited = said.cited[at] if rule else 0
-        words = set(said.words[at])
+        words = said.counts[at]
         candidate.paraphrased = [(source, target) for source, targets in said_as.items()
                                  if source not in words for target, p in targets
                                  if target in words and p >= SHOWN]

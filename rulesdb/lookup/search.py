@@ -87,13 +87,13 @@ def search(conn: sqlite3.Connection, query: str, doc_id: str | None = None, limi
     docs = [doc_id] if doc_id else current_documents(conn)
     scope_id = docs[0] if docs else None
     read = read_query(conn, query, scope_id)
-    lexicon = _lexicon(conn, scope_id)
+    stopwords = _stopwords(conn)
     hits: list[Row] = []
     old: list[Row] = []
     if docs and read.concepts:
         matched: dict[str, list[int]] = {}
         searched = [Searched(*first_stage(conn, read, doc, matched)) for doc in docs]
-        hits = [_hit(placed.scope, placed.item, read, placed.candidate, lexicon.stopwords)
+        hits = [_hit(placed.scope, placed.item, read, placed.candidate, stopwords)
                 for placed in _merged(conn, read, searched, limit)[:limit]]
         first = searched[0].scope
         if first.document_kind == "comprehensive_rules":
@@ -110,7 +110,7 @@ def search(conn: sqlite3.Connection, query: str, doc_id: str | None = None, limi
         hits += [hit for hit in shown.elsewhere(conn, read, docs, limit)
                  if (hit["kind"] == "glossary", hit.get("number") or hit.get("term"))
                  not in seen]
-    stems = shown.query_stems(read, lexicon.stopwords)
+    stems = shown.query_stems(read, stopwords)
     return {"query": query, "scope": scope_id, "documents": docs, "read_as": _read_as(read),
             "ignored": list(read.ignored), "old": old, "notes": list(read.notes),
             "hits": shown.with_snippets(conn, hits, stems)}
