@@ -34,7 +34,7 @@ def help_text(command: click.Command, name: str, parent: click.Context | None = 
 
 def reference() -> str:
     """The page: the group's help, then each command's, in alphabetical order."""
-    from rulesdb.cli import cli, commands
+    from rulesdb.commands.group import cli, commands
 
     root = click.Context(cli, info_name="rulesdb", terminal_width=WIDTH,
                          max_content_width=WIDTH)

@@ -1,110 +1,42 @@
-"""The `rulesdb` command line: the group; each command lives in rulesdb/commands/.
+"""The `rulesdb` program (the entry point, and `python -m rulesdb`).
 
-A command's module is imported only when that command runs (click's lazy group: `COMMANDS`
-names each command's module), so a lookup does not import every other command's modules
-first; `--help` imports them all to list each command with its one-line help. Command
-modules import only what lookups need at import time (click, sqlite3): heavy dependencies
-(spaCy, Datasette, sqlite-utils) are imported inside the commands that use them.
+It answers the commonest lookups (rule, glossary, history, search) on the quick path, without
+loading click (rulesdb.commands.quick), and hands everything else to the click command group
+(rulesdb.commands.group), which reads the same arguments the same way.
 """
 
 from __future__ import annotations
 
-import importlib
-import os
-import sqlite3
 import sys
-from typing import Any
 
-import click
-
-from . import __version__
-from .commands.common import DB_PATH, leave_quickly, quick_exit_wanted, unreadable
-from .errors import InputError, database_problem
-
-# each command's module in rulesdb.commands (which lists it in its COMMANDS)
-COMMANDS = {
-    "build": "core", "docs": "core", "rule": "core", "export": "core", "info": "info",
-    "add": "sources", "fetch": "sources", "remove": "sources",
-    "diff": "lineage", "history": "lineage", "align": "align", "serve": "site",
-    "trace": "engine", "coverage": "engine", "combat": "combat", "conformance": "combat",
-    "search": "lookup", "glossary": "lookup", "keywords": "lookup", "refs": "lookup",
-    "infractions": "lookup",
-}
-# the commands that only read the database and print: once their output is flushed the
-# program ends without tearing its heap down (`leave_quickly`), 7-9 ms of a 50-100 ms lookup
-LOOKUPS = {"docs", "rule", "export", "search", "glossary", "keywords", "refs", "diff", "history"}
+TYPE_CHECKING = False  # typing.TYPE_CHECKING: a lookup does not import typing
+if TYPE_CHECKING:
+    from typing import Any
 
 
-class Rulesdb(click.Group):
-    """The command group. Run as the `rulesdb` program (which calls it; tests call `main`),
-    a command that asked to `leave_quickly` (rulesdb.commands.common) ends the process once its
-    output is flushed, with the exit code it would have had, skipping the interpreter's
-    teardown."""
+class Program:
+    """`rulesdb`. Called, it runs the command its arguments name; anywhere click wants a
+    command (click.testing.CliRunner, click.Context) it stands for the click group."""
 
-    def list_commands(self, ctx: click.Context) -> list[str]:
-        """Every command's name, without importing any."""
-        return sorted(COMMANDS)
+    def __call__(self, args: list[str] | None = None, prog_name: str | None = None,
+                 **kwargs: Any) -> Any:
+        """Run the command `args` (default: the program's arguments) name, as the program
+        does: a lookup ends the process once its output is flushed."""
+        from .commands.quick import answer
 
-    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        """The command `cmd_name`, its module imported now; None for an unknown name."""
-        module = COMMANDS.get(cmd_name)
-        if module is None:
-            return None
-        found = importlib.import_module(f"{__package__}.commands.{module}").COMMANDS
-        return next(command for command in found if command.name == cmd_name)
+        code = answer(sys.argv[1:] if args is None else list(args))
+        if code is not None:
+            from .commands.plain import leave
 
-    def resolve_command(self, ctx: click.Context,
-                        args: list[str]) -> tuple[str | None, click.Command | None, list[str]]:
-        """The command the arguments name (click's), a lookup asked to `leave_quickly`."""
-        name, command, rest = super().resolve_command(ctx, args)
-        if name in LOOKUPS:
-            leave_quickly()
-        return name, command, rest
+            leave(code)
+        from .commands.group import cli as group
 
-    def invoke(self, ctx: click.Context) -> Any:
-        """Run the command; a database found damaged or unreadable while it runs (SQLite
-        says so) is one line naming the file, exit code 2, not a traceback."""
-        try:
-            return super().invoke(ctx)
-        except sqlite3.DatabaseError as exc:
-            problem = database_problem(exc)
-            if problem is None:
-                raise
-            raise InputError(unreadable(ctx.meta.get(DB_PATH), problem)) from None
+        return group(args, prog_name, **kwargs)
 
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        try:
-            return super().__call__(*args, **kwargs)
-        except SystemExit as stop:
-            if not quick_exit_wanted():
-                raise
-            code = stop.code
-            if code is not None and not isinstance(code, int):
-                print(code, file=sys.stderr)  # as the interpreter does with such a code
-                code = 1
-            for stream in (sys.stdout, sys.stderr):
-                try:
-                    stream.flush()
-                except (OSError, ValueError):  # closed pipe or stream: as at shutdown
-                    code = code or 120
-            os._exit(code or 0)
+    def __getattr__(self, name: str) -> Any:
+        from .commands.group import cli as group
+
+        return getattr(group, name)
 
 
-@click.group(cls=Rulesdb)
-@click.version_option(__version__, prog_name="rulesdb")
-def cli() -> None:
-    """rulesdb: the rules of Magic: The Gathering as one cross-referenced SQLite database.
-
-    The database is built on first use, in the user data folder (`rulesdb info` shows where).
-
-    Example:
-
-        rulesdb rule 702.19
-    """
-
-
-def commands() -> dict[str, click.Command]:
-    """Every command by name (all their modules imported)."""
-    ctx = click.Context(cli)
-    return {name: command for name in cli.list_commands(ctx)
-            if (command := cli.get_command(ctx, name)) is not None}
+cli = Program()

@@ -1,13 +1,42 @@
-"""Errors a user can cause: one plain line, exit code 2."""
+"""Errors a user can cause: one plain line, a non-zero exit code.
+
+They do without click, so that a lookup answered without loading click (rulesdb.commands.quick)
+raises the same errors as the command line, which shows them as click shows its own.
+"""
 
 from __future__ import annotations
 
 import sqlite3
+import sys
 
-import click
+TYPE_CHECKING = False  # typing.TYPE_CHECKING: a lookup does not import typing
+if TYPE_CHECKING:
+    from typing import IO
 
 
-class InputError(click.ClickException):
+class Problem(Exception):
+    """What ends a command with one line, `Error: <message>` on standard error, and
+    `exit_code` (1: nothing found)."""
+
+    exit_code = 1
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message
+
+    def format_message(self) -> str:
+        """The message, as click's exceptions name it."""
+        return self.message
+
+    def show(self, file: IO[str] | None = None) -> None:
+        """Print the line, as click prints its own errors."""
+        print(f"Error: {self.message}", file=file or sys.stderr, flush=True)
+
+
+class InputError(Problem):
     """Bad input (a source file, the catalogue, an option); exits with code 2."""
 
     exit_code = 2

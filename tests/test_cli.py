@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from rulesdb.cli import cli
-from rulesdb.cli import commands as all_commands
+from rulesdb.commands.group import commands as all_commands
 
 from conftest import ROOT
 
@@ -136,15 +136,15 @@ def test_export_unknown_document_exits_1(db_path):
 def test_the_group_names_each_command_by_its_module():
     from importlib import import_module
 
-    from rulesdb.cli import COMMANDS
+    from rulesdb.commands.group import MODULES
 
-    for name, module in COMMANDS.items():
+    for name, module in MODULES.items():
         found = [c.name for c in import_module(f"rulesdb.commands.{module}").COMMANDS]
         assert name in found, (name, module)
     modules = {p.stem for p in (ROOT / "rulesdb" / "commands").glob("*.py")}
     every = {c.name for m in modules if m != "__init__"
              for c in getattr(import_module(f"rulesdb.commands.{m}"), "COMMANDS", [])}
-    assert every == set(COMMANDS)
+    assert every == set(MODULES)
 
 
 def test_a_command_imports_only_its_own_module():
@@ -155,8 +155,9 @@ def test_a_command_imports_only_its_own_module():
             "print(sorted(m for m in sys.modules if m.startswith('rulesdb.commands.')))")
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             check=True).stdout
-    assert eval(loaded) == ["rulesdb.commands.common", "rulesdb.commands.core",
-                            "rulesdb.commands.render"]
+    assert eval(loaded) == ["rulesdb.commands.answers", "rulesdb.commands.common",
+                            "rulesdb.commands.core", "rulesdb.commands.group",
+                            "rulesdb.commands.plain", "rulesdb.commands.render"]
 
 
 def test_help_lists_every_command_with_its_one_line_help():

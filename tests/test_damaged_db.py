@@ -13,6 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from rulesdb.cli import cli
+from rulesdb.commands import quick
 
 LOOKUPS = [
     ["rule", "702.19"], ["search", "trample"], ["glossary", "trample"], ["keywords"],
@@ -70,7 +71,8 @@ def test_every_lookup_of_a_damaged_database_is_one_line(broken, kind, args):
         2, f"Error: {db}: {PROBLEMS[kind]}; build it again with `rulesdb build`\n")
 
 
-def test_damage_met_in_the_middle_of_a_command_is_one_line(bundled_db, tmp_path, monkeypatch):
+def test_damage_met_in_the_middle_of_a_command_is_one_line(bundled_db, tmp_path, monkeypatch,
+                                                           capsys):
     """A page found damaged after the first reads: SQLite says so, the command names the file."""
     cut = tmp_path / "cut.db"
     cut.write_bytes(bundled_db.read_bytes()[:100_000])
@@ -84,21 +86,25 @@ def test_damage_met_in_the_middle_of_a_command_is_one_line(bundled_db, tmp_path,
     def read_damage(*args, **kwargs):
         raise malformed
 
-    monkeypatch.setattr("rulesdb.commands.core.rule_view", read_damage)
+    monkeypatch.setattr("rulesdb.lookup.lookup.rule_view", read_damage)
+    line = (f"Error: {bundled_db}: the database is damaged (database disk image is "
+            "malformed); build it again with `rulesdb build`\n")
     result = CliRunner().invoke(cli, ["rule", "702.19", "--db", str(bundled_db)])
-    assert (result.exit_code, result.output) == (
-        2, f"Error: {bundled_db}: the database is damaged (database disk image is malformed); "
-           "build it again with `rulesdb build`\n")
+    assert (result.exit_code, result.output) == (2, line)
+    assert quick.answer(["rule", "702.19", "--db", str(bundled_db)]) == 2  # the quick path
+    assert capsys.readouterr() == ("", line)
 
 
 def test_a_bug_meeting_sqlite_keeps_its_traceback(bundled_db, monkeypatch):
     def bug(*args, **kwargs):
         raise sqlite3.OperationalError("no such column: nope")
 
-    monkeypatch.setattr("rulesdb.commands.core.rule_view", bug)
+    monkeypatch.setattr("rulesdb.lookup.lookup.rule_view", bug)
     result = CliRunner().invoke(cli, ["rule", "702.19", "--db", str(bundled_db)])
     assert result.exit_code == 1
     assert isinstance(result.exception, sqlite3.OperationalError)
+    with pytest.raises(sqlite3.OperationalError):
+        quick.answer(["rule", "702.19", "--db", str(bundled_db)])
 
 
 @pytest.mark.parametrize("kind", PROBLEMS)

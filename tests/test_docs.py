@@ -57,7 +57,7 @@ def test_command_reference_is_the_commands_help():
 
 
 def test_every_command_has_an_example_in_its_help():
-    from rulesdb.cli import commands
+    from rulesdb.commands.group import commands
 
     for name, command in commands().items():
         assert "Example:" in (command.help or ""), name
@@ -93,7 +93,7 @@ def test_console_example_prints_what_the_page_shows(example: Example, small_db, 
 @pytest.mark.parametrize("block,args", INSTRUCTIONS,
                          ids=[f"{b.page}:{b.line}: rulesdb {' '.join(a)}" for b, a in INSTRUCTIONS])
 def test_instruction_commands_parse(block, args):
-    from rulesdb.cli import commands
+    from rulesdb.commands.group import commands
 
     if not args or args[0] in ("--help", "--version"):
         return

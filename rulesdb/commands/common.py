@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import json
-import os
 import sqlite3
 import sys
-import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +11,16 @@ import click
 
 from ..errors import InputError
 from ..lookup import query
+from .plain import (  # noqa: F401 - the commands take them from here
+    NotFound,
+    check_document,
+    echo_json,
+    find_rule_or_fail,
+    line_width,
+    not_found,
+    unreadable,
+    wrap,
+)
 
 DB_PATH = "rulesdb.db_path"  # where the --db of the command run is kept (Context.meta)
 DB_DEFAULT = "rulesdb.db_default"  # set when it is the default database (the user's)
@@ -38,6 +45,9 @@ db_option = click.option(
          "built on first use; `rulesdb info` shows where].",
 )
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+format_option = click.option(
+    "--format", "fmt", type=click.Choice(["text", "markdown", "json"]), default="text",
+    show_default=True, help="Output: readable text, Markdown for pasting into a chat, or JSON.")
 overrides_option = click.option(
     "--overrides", "overrides_path", type=click.Path(dir_okay=False, path_type=Path),
     default=None, envvar="RULESDB_OVERRIDES",
@@ -104,17 +114,6 @@ class ProgressBar:
             self._bar = None
 
 
-class NotFound(click.ClickException):
-    """Nothing matched; exits with code 1."""
-
-    exit_code = 1
-
-
-def echo_json(data: Any) -> None:
-    """Print `data` as indented JSON, non-ASCII kept."""
-    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
-
-
 def open_db(db_path: Path, thorough: bool = False) -> sqlite3.Connection:
     """A read-only connection to a database ready to answer (`ready`), or an InputError
     telling how to build the database or why it cannot be read (`thorough`: having read
@@ -176,71 +175,15 @@ def ready(db_path: Path) -> None:
                    f"{report.seconds:.0f} s", err=True)
 
 
-def unreadable(db_path: Path | None, problem: str) -> str:
-    """The one line saying that the database at `db_path` cannot be read, and why."""
-    return f"{db_path}: {problem}; build it again with `rulesdb build`"
-
-
-
-def line_width() -> int:
-    """The width lines are wrapped to: the terminal's (or COLUMNS), kept to 40-100."""
-    try:  # shutil.get_terminal_size, without importing shutil for it
-        columns = int(os.environ.get("COLUMNS", "0")) or os.get_terminal_size().columns
-    except (OSError, ValueError):
-        columns = 100
-    return max(40, min(columns, 100))
-
-
-def wrap(text: str, indent: str = "") -> str:
-    """`text` wrapped to the terminal width, paragraph by paragraph."""
-    width = line_width()
-    return "\n".join(
-        textwrap.fill(paragraph, width, initial_indent=indent, subsequent_indent=indent)
-        for paragraph in text.split("\n")
-    )
-
-
-def check_document(conn: sqlite3.Connection, doc_id: str | None) -> str | None:
-    """The id `doc_id` stands for (a kind's name, "cr", "mtr" or "ipg", is its newest
-    edition); InputError when it is given and names no document of the database."""
-    if not doc_id:
-        return doc_id
-    found = query.resolve_document(conn, doc_id)
-    if found is None:
-        if doc_id.lower() in query.KIND_NAMES:
-            raise InputError(f"no document of kind {doc_id} ({query.KIND_NAMES[doc_id.lower()]}) "
-                             "in the database; see `rulesdb docs`")
-        raise InputError(f"no document {doc_id}; see `rulesdb docs`")
-    return found
-
-
-def not_found(conn: sqlite3.Connection, number: str, doc_id: str | None,
-              what: str = "rule") -> NotFound:
-    """NotFound for a rule number, with the nearest numbers as suggestions."""
-    near = query.suggest_numbers(conn, number, doc_id)
-    hint = f"; did you mean {', '.join(near)}?" if near else ""
-    return NotFound(f"no {what} {query.normalize_number(number)}"
-                    f"{' in ' + doc_id if doc_id else ''}{hint}")
-
-
-def find_rule_or_fail(conn: sqlite3.Connection, number: str, doc_id: str | None) -> dict:
-    """The rule row `number` (in `doc_id`, else the newest document that has it); InputError
-    for an unknown document, NotFound with suggestions for an unknown rule."""
-    doc_id = check_document(conn, doc_id)
-    found = query.find_rule(conn, number, doc_id)
-    if found is None:
-        raise not_found(conn, number, doc_id)
-    return found
-
-
 _quick = {"exit": False}
 
 
 def leave_quickly() -> None:
     """Have the `rulesdb` program end without tearing its heap down once this command is
-    done (see rulesdb.cli.Rulesdb): after an add or a build, freeing what the layers built
-    takes a sixth of a second and serves no one; after a lookup, 7-9 ms of its 50-100. Call
-    it in commands whose every file is closed, or only read, by the time they return."""
+    done (see rulesdb.commands.group.Rulesdb): after an add or a build, freeing what the
+    layers built takes a sixth of a second and serves no one; after a lookup, 7-9 ms of its
+    50-100. Call it in commands whose every file is closed, or only read, by the time they
+    return."""
     _quick["exit"] = True
 
 

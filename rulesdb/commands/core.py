@@ -9,14 +9,14 @@ from typing import Any
 import click
 
 from ..lookup import query
-from ..lookup.lookup import rule_view
+from . import answers
 from .common import (
     NotFound,
     ProgressBar,
     db_option,
     default_sources,
     echo_json,
-    find_rule_or_fail,
+    format_option,
     json_option,
     leave_quickly,
     open_db,
@@ -25,7 +25,7 @@ from .common import (
     sources_option,
     user_releases,
 )
-from .render import format_option, output_format, rule_lines
+from .render import output_format
 
 
 @click.command()
@@ -154,14 +154,7 @@ def rule(number: str, doc_id: str | None, tree: bool, examples: bool, db_path: P
         rulesdb rule 702 --tree --no-examples --format markdown
         rulesdb rule 4.2 --doc mtr
     """
-    conn = open_db(db_path)
-    found = find_rule_or_fail(conn, number, doc_id)
-    view = rule_view(conn, found, tree=tree, examples=examples)
-    fmt = output_format(fmt, as_json)
-    if fmt == "json":
-        echo_json(view)
-        return
-    click.echo("\n".join(rule_lines(view, fmt, examples)).rstrip("\n"))
+    answers.rule(open_db(db_path), number, doc_id, tree, examples, output_format(fmt, as_json))
 
 
 @click.command()

@@ -4,9 +4,6 @@ version as the words that changed from the version shown before it, in context."
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import Any
-
-import click
 
 from ..lineage import subtree
 from ..lineage.changes import LineChange, alike, steps
@@ -14,9 +11,13 @@ from ..lineage.fold import fold_history, run_note
 from ..lineage.wordiff import CONTEXT, render_inline
 from ..lineage.words import change_words, method_words
 from ..lookup.query import in_editions
-from .common import line_width, wrap
+from .plain import line_width, style, wrap
 
-Row = dict[str, Any]
+TYPE_CHECKING = False  # typing.TYPE_CHECKING: a lookup does not import typing
+if TYPE_CHECKING:
+    from typing import Any
+
+Row = dict[str, "Any"]
 LINES_PER_CHANGE = 3  # wrapped lines of one changed line, then "…"
 LINES_PER_VERSION = 8  # lines under one version, then how many more there are
 REWRITTEN = 0.5  # a text keeping fewer of its words is shown whole, not word by word
@@ -34,10 +35,10 @@ def history_lines(entries: Iterable[Row], every: bool = False) -> Iterator[str]:
     entries = list(entries)
     items = fold_history(entries)
     if len(items) < len(entries):
-        yield click.style(f"{len(entries)} versions and related texts in "
-                          f"{len({e['doc'] for e in entries})} documents, {len(items)} shown "
-                          "(runs of editions that repeat one folded; --all: every edition)",
-                          dim=True)
+        yield style(f"{len(entries)} versions and related texts in "
+                    f"{len({e['doc'] for e in entries})} documents, {len(items)} shown "
+                    "(runs of editions that repeat one folded; --all: every edition)",
+                    dim=True)
     for step in steps(items):
         item, before, comparison = step.item, step.before, step.comparison
         yield _head(item, step.number, step.label) + run_note(item)
@@ -64,17 +65,17 @@ def summary_lines(rule: Row, summed: list[Row]) -> Iterator[str]:
     release in which something inside it changed, with the counts, and a line naming the
     first rules of each kind of change."""
     releases = sum(1 + len(step["run"]) for step in summed)
-    yield click.style(f"{rule['number']} holds more than {subtree.SUMMARY_AFTER} rules: what "
-                      f"changed inside it, release by release ({releases} releases; "
-                      "--step RELEASE: the words of one, --all: every version whole)", dim=True)
+    yield style(f"{rule['number']} holds more than {subtree.SUMMARY_AFTER} rules: what "
+                f"changed inside it, release by release ({releases} releases; "
+                "--step RELEASE: the words of one, --all: every version whole)", dim=True)
     for step in summed:
         number = subtree.named({"old": step["old_number"], "new": step["number"]})
         run = f"; nothing changed inside {in_editions(step['run'])}" if step["run"] else ""
         if step["old_doc"] is None:
-            yield click.style(f"{step['new_doc']}  {number}  [first]", bold=True) \
+            yield style(f"{step['new_doc']}  {number}  [first]", bold=True) \
                 + f"  {step['size']} rules{run}"
             continue
-        yield click.style(f"{step['new_doc']}  {number}", bold=True) \
+        yield style(f"{step['new_doc']}  {number}", bold=True) \
             + f"  {subtree.described(step['counts'])}{run}"
         yield _fitted(_named(step["changes"]), "  ")
 
@@ -103,7 +104,7 @@ def _head(entry: Row, number: str, change: str) -> str:
              if "score" in entry else "")
     if entry.get("set_by_hand"):
         extra += " (set by hand" + (f": {entry['note']})" if entry.get("note") else ")")
-    return click.style(f"{entry['doc']}  {number}  [{change}]{extra}", bold=True)
+    return style(f"{entry['doc']}  {number}  [{change}]{extra}", bold=True)
 
 
 def _whole(text: str) -> Iterator[str]:

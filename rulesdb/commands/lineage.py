@@ -2,20 +2,18 @@
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import click
 
+from . import answers
 from .common import (
     NotFound,
     check_document,
     db_option,
     echo_json,
     json_option,
-    not_found,
     open_db,
     wrap,
 )
@@ -280,48 +278,24 @@ def history(number: str, doc_id: str | None, db_path: Path, every: bool, step: s
         rulesdb history 7 --step cr-2026-01-16
         rulesdb history Banding --json
     """
-    from ..lineage import query as lineage_query
     from ..lineage import subtree
-    from .history_text import history_lines, summary_lines
 
     conn = open_db(db_path)
+    if not step:
+        answers.history(conn, number, doc_id, every, as_json)
+        return
     doc_id = check_document(conn, doc_id)
     step = check_document(conn, step)
-    rule = lineage_query.history_rule(conn, number, doc_id)
-    if rule is None:
-        raise not_found(conn, number, doc_id, "rule or keyword")
-    if step:
-        found = subtree.step_diff(conn, rule["id"], step)
-        if found is None:
-            raise NotFound(f"nothing changed inside {rule['number']} in {step}, or it is "
-                           "not in that release; `rulesdb history` lists the releases "
-                           "that changed it")
-        if as_json:
-            echo_json({k: v for k, v in found.items() if k != "step"})
-        else:
-            click.echo(_text(found))
-        return
+    rule = answers.history_rule(conn, number, doc_id)
+    found = subtree.step_diff(conn, rule["id"], step)
+    if found is None:
+        raise NotFound(f"nothing changed inside {rule['number']} in {step}, or it is "
+                       "not in that release; `rulesdb history` lists the releases "
+                       "that changed it")
     if as_json:
-        _stream_json(lineage_query.streamed_history(conn, rule))
-        return
-    if every:
-        lines = history_lines(lineage_query.streamed_history(conn, rule), every=True)
-    elif subtree.summarized(conn, rule["id"]):
-        lines = summary_lines(rule, subtree.summary(conn, rule["id"]))
+        echo_json({k: v for k, v in found.items() if k != "step"})
     else:
-        lines = history_lines(lineage_query.rule_history(conn, rule))
-    for line in lines:
-        click.echo(line)
-
-
-def _stream_json(entries: Iterator[dict[str, Any]]) -> None:
-    """A JSON array of `entries` written as they come, as `echo_json` writes a list."""
-    opened = False
-    for entry in entries:
-        text = json.dumps(entry, indent=2, ensure_ascii=False).replace("\n", "\n  ")
-        click.echo(("," if opened else "[") + "\n  " + text, nl=False)
-        opened = True
-    click.echo("\n]" if opened else "[]")
+        click.echo(_text(found))
 
 
 COMMANDS = [diff, history]

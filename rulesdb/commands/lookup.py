@@ -8,26 +8,22 @@ import click
 
 from ..ingest.policy_names import PENALTIES
 from ..lookup import lookup, query
+from . import answers
 from .common import (
-    InputError,
     NotFound,
     check_document,
     db_option,
     echo_json,
     find_rule_or_fail,
+    format_option,
     json_option,
     open_db,
 )
 from .render import (
-    format_option,
-    glossary_lines,
-    highlight,
     infraction_lines,
     keyword_lines,
     output_format,
     refs_lines,
-    rule_lines,
-    search_lines,
 )
 
 KINDS = {"ability": "ability", "action": "action", "ability-word": "ability_word"}
@@ -69,42 +65,8 @@ def search(text: str, doc_id: str | None, all_editions: bool, limit: int, db_pat
 
         rulesdb search "can I use my phone between games" --doc mtr
     """
-    from ..lookup import search as full_text  # the glossary, keywords and refs do without it
-
-    fmt = output_format(fmt, as_json)
-    conn = open_db(db_path)
-    doc_id = check_document(conn, doc_id)
-    if full_text.looks_like_rule_number(text):
-        found = query.find_rule(conn, text, doc_id)
-        if found is not None:
-            view = lookup.rule_view(conn, found)
-            if fmt == "json":
-                echo_json({"query": text, "rule": view, "hits": []})
-            else:
-                click.echo("\n".join(rule_lines(view, fmt)))
-            return
-    result = full_text.search(conn, text, doc_id, limit, all_editions)
-    if not result["hits"] and not full_text.read_query(conn, text, doc_id).concepts:
-        left = ", ".join(dict.fromkeys(result["ignored"]))
-        raise InputError(f"nothing to search for in {_shown(text)!r}"
-                         + (f" ({left}: words that do not decide a search)" if left else "")
-                         + ": give a word of the rules or a rule number")
-    for hit in result["hits"]:
-        del hit["id"]
-    if fmt == "json":
-        for hit in result["hits"]:
-            hit["snippet"] = highlight(hit["snippet"], "json")
-        echo_json({**result, "rule": None})
-    if not result["hits"]:
-        where = f" in {result['scope']}" if result["scope"] else ""
-        raise NotFound(f"nothing matches {_shown(text)!r}{where}")
-    if fmt != "json":
-        click.echo("\n".join(search_lines(result, fmt, all_editions or bool(doc_id))))
-
-
-def _shown(text: str, most: int = 80) -> str:
-    """A query as an error quotes it: its first characters."""
-    return text if len(text) <= most else text[:most] + "…"
+    answers.search(open_db(db_path), text, doc_id, all_editions, limit,
+                   output_format(fmt, as_json))
 
 
 @click.command()
@@ -130,20 +92,7 @@ def glossary(term: str, doc_id: str | None, every: bool, db_path: Path, fmt: str
 
         rulesdb glossary trample --doc cr-2025-06-06
     """
-    fmt = output_format(fmt, as_json)
-    conn = open_db(db_path)
-    doc_id = check_document(conn, doc_id)
-    result = lookup.glossary(conn, term, doc_id)
-    for match in result["matches"]:
-        del match["id"]
-    if fmt == "json":
-        echo_json(result)
-    if not result["matches"]:
-        near = result["suggestions"]
-        hint = f"; did you mean {', '.join(near)}?" if near else ""
-        raise NotFound(f"no glossary term {term!r}{' for ' + doc_id if doc_id else ''}{hint}")
-    if fmt != "json":
-        click.echo("\n".join(glossary_lines(result, fmt, every)).rstrip("\n"))
+    answers.glossary(open_db(db_path), term, doc_id, every, output_format(fmt, as_json))
 
 
 @click.command()

@@ -4,18 +4,15 @@ glossary entries, keywords and references. JSON is printed as the lookups return
 from __future__ import annotations
 
 import re
-from typing import Any
-
-import click
 
 from ..lookup.display import HIT_END, HIT_START, also_in, describe, oldest
-from .common import wrap
+from .plain import style, wrap
 
-Row = dict[str, Any]
+TYPE_CHECKING = False  # typing.TYPE_CHECKING: a lookup does not import typing
+if TYPE_CHECKING:
+    from typing import Any
 
-format_option = click.option(
-    "--format", "fmt", type=click.Choice(["text", "markdown", "json"]), default="text",
-    show_default=True, help="Output: readable text, Markdown for pasting into a chat, or JSON.")
+Row = dict[str, "Any"]
 
 
 def output_format(fmt: str, as_json: bool) -> str:
@@ -43,7 +40,7 @@ def mark_terms(text: str, mentions: list[Row], fmt: str, bold: bool = False) -> 
     for m in mentions:
         out.append(text[last:m["start"]])
         word = text[m["start"]:m["end"]]
-        styled = click.style(word, bold=True) if bold else click.style(word, underline=True)
+        styled = style(word, bold=True) if bold else style(word, underline=True)
         out.append(styled if fmt == "text" else f"_{word}_")
         last = m["end"]
     return "".join(out) + text[last:]
@@ -84,11 +81,11 @@ def rule_lines(view: Row, fmt: str, examples: bool = True) -> list[str]:
                  and item["title"] != text else item["number"])
         if item is view:
             head = f"{label} ({view['document']})"
-            lines.append(f"**{head}**" if md else click.style(head, bold=True))
+            lines.append(f"**{head}**" if md else style(head, bold=True))
         elif md:
             lines.append(f"**{label}**")
         else:
-            lines.append(click.style(label, bold=True))
+            lines.append(style(label, bold=True))
         if item.get("infraction"):
             penalty = f"Penalty: {item['infraction']['penalty']}"
             lines.append(f"_{penalty}_" if md else f"  {penalty}")
@@ -101,7 +98,7 @@ def rule_lines(view: Row, fmt: str, examples: bool = True) -> list[str]:
     refs = [(item["number"], ref) for item in [view, *view["subrules"]]
             for ref in item.get("references", []) if ref["kind"] != "term"]
     if refs:
-        lines.append("**References**" if md else click.style("References:", bold=True))
+        lines.append("**References**" if md else style("References:", bold=True))
         for number, ref in refs:
             target = ref["target"] or ref["cited"]
             line = f"{number} → {target}"
@@ -112,7 +109,7 @@ def rule_lines(view: Row, fmt: str, examples: bool = True) -> list[str]:
             lines.append(f"- {line}" if md else wrap(line, "  "))
     defined = _defined_terms(view)
     if defined:
-        lines.append("**Defined terms**" if md else click.style("Defined terms:", bold=True))
+        lines.append("**Defined terms**" if md else style("Defined terms:", bold=True))
         for ref in defined:
             line = (f"{ref['cited']} → {ref['target']} ({ref['target_document']}): "
                     f"{ref['target_text']}")
@@ -121,7 +118,7 @@ def rule_lines(view: Row, fmt: str, examples: bool = True) -> list[str]:
     if terms:
         if md:
             lines.append("")
-        lines.append("**Glossary terms**" if md else click.style("Glossary terms:", bold=True))
+        lines.append("**Glossary terms**" if md else style("Glossary terms:", bold=True))
         for term in terms:
             line = f"{term['term']} ({term['glossary']}): {term['definition']}"
             lines.append(f"- {line}" if md else wrap(line, "  "))
@@ -161,7 +158,7 @@ def search_lines(result: Row, fmt: str, chosen: bool = False) -> list[str]:
     count = f"{len(hits)} hit{'s' if len(hits) != 1 else ''}"
     lines = [f"**Search:** {result['query']} ({count}{where})" if md
              else f"{count} for {result['query']!r}{where}"]
-    lines += [f"_{line}_" if md else click.style(line, dim=True)
+    lines += [f"_{line}_" if md else style(line, dim=True)
               for line in describe(result)]
     for hit in hits:
         label = hit.get("number") or hit.get("term")
@@ -172,10 +169,10 @@ def search_lines(result: Row, fmt: str, chosen: bool = False) -> list[str]:
         if md:
             lines.append(f"- {head}: {snippet}" + (f" _({why})_" if why else ""))
         else:
-            lines.append(click.style(head, bold=True))
+            lines.append(style(head, bold=True))
             lines.append(snippet)
             if why:
-                lines.append(click.style(wrap(f"why: {why}", "  "), dim=True))
+                lines.append(style(wrap(f"why: {why}", "  "), dim=True))
     return lines
 
 
@@ -192,7 +189,7 @@ def glossary_lines(result: Row, fmt: str, every: bool = False) -> list[str]:
         head = f"{match['term']}{' (obsolete)' if match['obsolete'] else ''}"
         note = f"{match['document']}" + (
             f", {match['matched']}" if match["matched"] != "exact" else "") + also_in(match)
-        lines.append(f"**{head}** ({note})" if md else click.style(head, bold=True)
+        lines.append(f"**{head}** ({note})" if md else style(head, bold=True)
                      + f" ({note})")
         lines.append(match["definition"] if md else wrap(match["definition"] or "", "  "))
         if older:
@@ -236,7 +233,7 @@ def refs_lines(result: Row, fmt: str) -> list[str]:
     """What a rule cites and what cites it."""
     md = fmt == "markdown"
     lines = [f"**{result['number']}** ({result['document']})" if md
-             else click.style(f"{result['number']} ({result['document']})", bold=True)]
+             else style(f"{result['number']} ({result['document']})", bold=True)]
     lines.append("**Cites**" if md else "Cites:")
     for ref in result["cites"]:
         line = f"{ref['raw']} → {ref['target'] or ref['cited']}"

@@ -6,21 +6,21 @@ installed rulesdb's to tell a database that an upgrade left behind."""
 from __future__ import annotations
 
 import sqlite3
-from typing import TYPE_CHECKING, NamedTuple
+from collections import namedtuple
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING: a lookup does not import typing
 if TYPE_CHECKING:  # every command reads the stamp: sqlite-utils is not imported for that
     import sqlite_utils
 
 SHIPPED = "rulesdb.data"  # the corpus rulesdb ships, wherever it is installed
 
 
-class Stamp(NamedTuple):  # a named tuple, not a dataclass: every command reads one
-    """The rulesdb version, corpus and corpus digest a database was built from, and when."""
+# a named tuple (collections', not typing's, nor a dataclass): every command reads one
+class Stamp(namedtuple("Stamp", "version corpus digest built", defaults=("",))):
+    """The rulesdb version, corpus and corpus digest a database was built from, and when
+    (`built`, an ISO time; "" until it is written): strings each."""
 
-    version: str
-    corpus: str
-    digest: str
-    built: str = ""
+    __slots__ = ()
 
     @property
     def shipped(self) -> bool:

@@ -9,13 +9,16 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 from itertools import pairwise
-from typing import Any
 
 from ..lookup.query import in_editions
 from . import wordiff
 from .text import CITED, normalize
 
-Row = dict[str, Any]
+TYPE_CHECKING = False  # typing.TYPE_CHECKING: a lookup does not import typing
+if TYPE_CHECKING:
+    from typing import Any
+
+Row = dict[str, "Any"]
 
 # What a reader does not count as a change: quote styles (and the "?" a lossy conversion put
 # in their place in some releases), dash styles, a space before punctuation.

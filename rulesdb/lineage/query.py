@@ -1,8 +1,10 @@
 """Read-only lookups of the lineage layer: diffs between editions and a rule's history.
 
-Plain sqlite3 (cheap to import). A diff reads the stored alignment of a pair of editions
-when the layer computed it (consecutive CR editions), else aligns the two on the fly and
-applies the overrides of that pair. Changes set by hand carry `set_by_hand` and their note.
+Plain sqlite3, cheap to import: the aligner, the overrides and the layout rules load when a
+diff needs them, and a rule's history (read from the stored lineages) does without them. A
+diff reads the stored alignment of a pair of editions when the layer computed it
+(consecutive CR editions), else aligns the two on the fly and applies the overrides of that
+pair. Changes set by hand carry `set_by_hand` and their note.
 """
 
 from __future__ import annotations
@@ -12,15 +14,20 @@ import re
 import sqlite3
 from collections import Counter, OrderedDict
 from collections.abc import Iterator
-from typing import Any
 
-from ..db.replacing import file_stamp
 from ..lookup.query import find_rule
 from ..numbers import normalize_number
-from . import layout, overrides, wordiff
-from .align import Change, Coverage, RuleRec, align
+from . import wordiff
 
-Row = dict[str, Any]
+TYPE_CHECKING = False  # typing.TYPE_CHECKING: a lookup does not import typing
+if TYPE_CHECKING:
+    from typing import Any
+
+    from ..db.coverage import Coverage
+    from .align import Change
+    from .side import RuleRec
+
+Row = dict[str, "Any"]
 OP_ORDER = ("edited", "renumbered_edited", "split", "merged", "renumbered", "added", "removed",
             "outside_coverage")
 CHAPTER = re.compile(r"\d")  # a chapter of the Comprehensive Rules: "7"
@@ -29,6 +36,9 @@ RULE_NUMBER = re.compile(r"\d{1,3}(?:\.\d+[a-z]?)?|[A-Z](?:\.[\w-]+)*")
 
 def edition(conn: sqlite3.Connection, doc_id: str) -> tuple[list[RuleRec], Coverage]:
     """The rules of a document in order, and what it covers."""
+    from ..db.coverage import Coverage
+    from .side import RuleRec
+
     rules = list(map(RuleRec._make, conn.execute(  # the `rules` view, joined (faster)
         "SELECT r.number, r.kind, r.title, t.text, r.parent FROM rule_rows r LEFT JOIN texts t "
         "ON t.id = r.text_id WHERE r.document = ? ORDER BY r.position", [doc_id])))
@@ -55,12 +65,17 @@ def aligned(conn: sqlite3.Connection, old_doc: str, new_doc: str, old_rules: lis
             new_rules: list[RuleRec], old_cover: Coverage, new_cover: Coverage) -> list[Change]:
     """`align` of two documents' rules (read from `conn`: `edition`), with the overrides
     stored for the pair applied."""
+    from ..db.replacing import file_stamp  # a history does without it (and its imports)
+
     path = conn.execute("PRAGMA database_list").fetchone()[2]
     stamp = file_stamp(path) if path else None
     key = (path, stamp, old_doc, new_doc)
     if stamp is not None and key in _ALIGNED:
         _ALIGNED.move_to_end(key)
         return list(_ALIGNED[key])
+    from . import layout, overrides
+    from .align import align
+
     changes = align(old_rules, new_rules, old_cover, new_cover)
     hand_set = overrides.stored(conn, old_doc, new_doc)
     old_by, new_by = {r.number: r for r in old_rules}, {r.number: r for r in new_rules}
@@ -94,17 +109,22 @@ def stored_changes(conn: sqlite3.Connection, old_doc: str, new_doc: str,
 
 def _stored_change(op: str, old: str | None, new: str | None, similarity: float,
                    detail: str | None) -> Change:
+    from .align import Change
+    from .overrides import HandChange
+
     details = json.loads(detail) if detail else {}
     citations_only, extra = bool(details.get("citations_only")), bool(details.get("extra"))
     if details.get("set_by_hand"):
-        return overrides.HandChange(op, old, new, similarity, citations_only, extra,
-                                    note=details["note"])
+        return HandChange(op, old, new, similarity, citations_only, extra,
+                          note=details["note"])
     return Change(op, old, new, similarity, citations_only, extra)
 
 
 def hand_mark(change: Change) -> Row:
     """`set_by_hand` and its note for a change an override made, else nothing."""
-    if isinstance(change, overrides.HandChange):
+    from .overrides import HandChange
+
+    if isinstance(change, HandChange):
         return {"set_by_hand": True, "note": change.note}
     return {}
 
@@ -158,7 +178,9 @@ def diff(conn: sqlite3.Connection, old_doc: str, new_doc: str,
         news = _rules(conn, new_doc, [c.new for c in changes])
     kinds = {row[0] for row in conn.execute("SELECT kind FROM documents WHERE id IN (?, ?)",
                                             [old_doc, new_doc])}
-    compare = wordiff.layout_opcodes if kinds <= layout.POLICY_KINDS else wordiff.opcodes
+    from .layout import POLICY_KINDS
+
+    compare = wordiff.layout_opcodes if kinds <= POLICY_KINDS else wordiff.opcodes
     items = []
     for change in changes:
         item: Row = {"op": change.op, "old": change.old, "new": change.new,
@@ -187,6 +209,8 @@ def diff(conn: sqlite3.Connection, old_doc: str, new_doc: str,
 def _rules(conn: sqlite3.Connection, doc_id: str,
            numbers: list[str | None]) -> dict[str, RuleRec]:
     """The rules of `doc_id` with these numbers, by number."""
+    from .side import RuleRec
+
     wanted = sorted({number for number in numbers if number})
     found: dict[str, RuleRec] = {}
     for at in range(0, len(wanted), 500):
@@ -315,19 +339,25 @@ def _versions(conn: sqlite3.Connection, members: list[int], texts: bool = True) 
             change, detail = incoming.get(row["id"], ("aligned", None))
             entry["change"] = change
             entry.update(_detail_mark(detail))
-            link = bridged.get((previous["document"], previous["number"],
+            note = bridged.get((previous["document"], previous["number"],
                                 row["document"], row["number"]))
-            if link is not None and change == "aligned":
-                entry.update(set_by_hand=True, note=link.note)
+            if note is not None and change == "aligned":
+                entry.update(set_by_hand=True, note=note)
         entries.append({**entry, "_date": row["effective_date"], "_rank": 1})
         previous = row
     return entries
 
 
-def _bridged(conn: sqlite3.Connection, rows: list[Row]) -> dict[tuple[str, ...], Any]:
-    """The links set by hand between versions of `rows` (editions no stored pair joins)."""
+def _bridged(conn: sqlite3.Connection, rows: list[Row]) -> dict[tuple[str, ...], str]:
+    """The notes of the links set by hand between versions of `rows` (editions no stored pair
+    joins), by the two rules they link (read here: the overrides module loads the aligner)."""
     docs = {row["document"] for row in rows}
-    return {o.key: o for o in overrides.stored(conn) if o.link and set(o.pair) <= docs}
+    try:
+        links = conn.execute("SELECT old_doc, old_number, new_doc, new_number, note "
+                             "FROM alignment_overrides WHERE link ORDER BY id").fetchall()
+    except sqlite3.OperationalError:  # a database made before overrides existed
+        return {}
+    return {(a, b, c, d): note or "" for a, b, c, d, note in links if {a, c} <= docs}
 
 
 def _concepts(conn: sqlite3.Connection, members: list[int]) -> list[Row]:

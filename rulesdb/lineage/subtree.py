@@ -23,13 +23,16 @@ from __future__ import annotations
 
 import sqlite3
 from collections import Counter
-from typing import Any
 
 from . import wordiff
 from .query import OP_ORDER, diff, in_section
 from .words import counted
 
-Row = dict[str, Any]
+TYPE_CHECKING = False  # typing.TYPE_CHECKING: a lookup does not import typing
+if TYPE_CHECKING:
+    from typing import Any
+
+Row = dict[str, "Any"]
 SUMMARY_AFTER = 20  # rules in a subtree (the heading included) past which a history is summed up
 LISTED = 12  # rules named per step in a summary line; the others are counted
 NAMED = [op for op in OP_ORDER if op != "outside_coverage"]

@@ -9,11 +9,14 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
-from typing import Any
 
 from ..numbers import natural_key
 from . import query
 from .query import Row
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING: a lookup does not import typing
+if TYPE_CHECKING:
+    from typing import Any
 
 SUFFIXES = (("ies", "y"), ("es", ""), ("s", ""), ("ed", ""), ("ing", ""), ("ed", "e"), ("ing", "e"))
 

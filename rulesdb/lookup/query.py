@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import sqlite3
 from pathlib import Path
-from typing import Any
 
 from ..db.editions import newest_edition
 from ..db.readonly import read_only
@@ -13,7 +12,11 @@ from ..errors import database_problem
 from ..ingest.policy_names import KINDS
 from ..numbers import natural_key, normalize_number
 
-Row = dict[str, Any]
+TYPE_CHECKING = False  # typing.TYPE_CHECKING: a lookup does not import typing
+if TYPE_CHECKING:
+    from typing import Any
+
+Row = dict[str, "Any"]
 
 
 def connect(db_path: Path) -> sqlite3.Connection:

@@ -21,9 +21,7 @@ from datetime import date
 from pathlib import Path
 from urllib.parse import quote, unquote, urljoin
 
-import click
-
-from ..errors import InputError
+from ..errors import InputError, Problem
 from ..ingest.cr_text import looks_like_html
 from .add import Added, AddReport, Source, add_sources, file_date
 
@@ -46,10 +44,8 @@ _LINK = re.compile(
 _URL_SAFE = ":/?#[]@!$&'()*+,;=%~"
 
 
-class ReleaseNotFound(click.ClickException):
+class ReleaseNotFound(Problem):
     """The server has no such release (HTTP 404/410); exits with code 1."""
-
-    exit_code = 1
 
 
 @dataclass(frozen=True)

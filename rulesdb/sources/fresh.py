@@ -11,13 +11,13 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from .. import __version__
 from ..db.readonly import read_only
 from ..db.stamp import read as read_stamp
 from ..places import shipped
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING: a lookup does not import typing
 if TYPE_CHECKING:
     from .build import BuildReport
 
