@@ -7,7 +7,8 @@ alone.
 Prints the machine check, then per command the median and the slowest of --runs runs, the
 ratio of the median to `python -c pass`'s, and the targets: the ratio ≤ 3.5 for `rule
 702.19b` and `glossary tapped`, ≤ 5 for `history 702.19` (issue 41, item 7), and ≤ 150 ms
-median for every command (issue 18).
+median for every command (issue 18). Last, `rule 702.19b` on the default database (no --db,
+found in the user data folder as most people run it: platformdirs names the folder).
 
 Run: python benchmarks/lookups.py [--db FULL.db] [--runs N] [--editable]
 Without --db the user's database (rulesdb.places.user) is used, built first when missing.
@@ -39,10 +40,11 @@ RATIO_TARGETS = {("rule", "702.19b"): 3.5, ("glossary", "tapped"): 3.5,
 TARGET = 0.150
 
 
-def timed(argv: list[str]) -> float:
-    """Wall seconds of one process (its output read and dropped)."""
+def timed(argv: list[str], env: dict[str, str] | None = None) -> float:
+    """Wall seconds of one process (its output read and dropped), in `env` (default: a
+    user's install's, installed_env)."""
     started = time.perf_counter()
-    subprocess.run(argv, check=True, capture_output=True, env=installed_env())
+    subprocess.run(argv, check=True, capture_output=True, env=env or installed_env())
     return time.perf_counter() - started
 
 
@@ -106,6 +108,18 @@ def main() -> None:
             print(f"rulesdb {' '.join(command):32} {median * 1000:8.0f} ms "
                   f"(max {slowest * 1000:4.0f}) {ratio:5.2f}x {seeds_median * 1000:8.0f} ms   "
                   f"{', '.join(targets)}")
+        # the default database (no --db), as most people run it: its folder is found by
+        # platformdirs, which imports more than a lookup needs (tempfile, shutil, pathlib)
+        data_home = Path(tmp) / "data-home"
+        (data_home / "rulesdb").mkdir(parents=True)
+        (data_home / "rulesdb" / "rules.db").symlink_to(full.resolve())
+        argv = [str(program), "rule", "702.19b"]
+        env = {name: value for name, value in installed_env(XDG_DATA_HOME=str(data_home)).items()
+               if name not in ("RULESDB_DB", "RULESDB_HOME")}
+        timed(argv, env)
+        median = statistics.median(timed(argv, env) for _ in range(args.runs))
+        print(f"{'rulesdb rule 702.19b (default database)':40} {median * 1000:8.0f} ms "
+              f"{'':10} {median / bare:5.2f}x   (platformdirs finds its folder; Linux)")
         machine_check()
 
 

@@ -24,6 +24,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from test_quick import LOADED
 
 from conftest import ROOT
 from edition_helpers import write_releases
@@ -129,6 +130,12 @@ def test_the_installed_wheel_works_from_an_empty_folder(dist, tmp_path):
     assert [(c["op"], c["new"]) for c in diff["changes"]] == [("edited", "601.2a")]
     history = json.loads(run("history", "702.19b", "--json").stdout)
     assert (history[0]["doc"], history[0]["number"]) == ("cr-2003-03-15", "502.9b")
+    # a lookup imports nothing it does without (the installed program, nothing loaded before)
+    for lookup in (["rule", "702.19b"], ["history", "702.19"]):
+        loaded = subprocess.run([str(venv / "bin" / "python"), "-c", LOADED, *lookup, "--db",
+                                 str(database)], cwd=work, env=env, capture_output=True,
+                                text=True, check=True)
+        assert loaded.stderr.strip() == "0 []", lookup
 
     port = free_port()
     server = subprocess.Popen([rulesdb, "serve", "--port", str(port)], cwd=work, env=env,

@@ -240,5 +240,5 @@ def test_the_digest_reads_small_files_whole_and_large_ones_by_size(tmp_path):
 def test_the_corpus_is_found_where_importlib_resources_finds_it():
     from importlib.resources import files
 
-    assert shipped.located() == shipped.root() == Path(str(files("rulesdb.data")))
+    assert Path(shipped.located()) == shipped.root() == Path(str(files("rulesdb.data")))
     assert (shipped.root() / "sources" / "catalog.toml").is_file()

@@ -11,13 +11,13 @@ import re
 import sqlite3
 import sys
 import textwrap
-from pathlib import Path
 
 from ..errors import InputError, Problem
 from ..lookup import query
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING: a lookup does not import typing
 if TYPE_CHECKING:
+    from pathlib import Path
     from typing import Any, NoReturn
 
 _ANSI = re.compile(r"\033\[[0-?]*[ -/]*[@-~]")  # click's own pattern of an escape sequence
@@ -95,7 +95,7 @@ def unreadable(db_path: Path | None, problem: str) -> str:
     return f"{db_path}: {problem}; build it again with `rulesdb build`"
 
 
-def connected(db_path: Path, default: bool) -> sqlite3.Connection | None:
+def connected(db_path: Path | str, default: bool) -> sqlite3.Connection | None:
     """A read-only connection to the database at `db_path` when it is there, up to date and
     readable; None when it must be built first or cannot be read (the full command line
     builds it or says why)."""

@@ -15,7 +15,6 @@ import errno
 import os
 import sqlite3
 from collections.abc import Callable
-from pathlib import Path
 
 from ..errors import InputError, Problem, database_problem
 from . import answers
@@ -156,8 +155,8 @@ def answer(argv: list[str]) -> int | None:
     else:
         if not db:
             return None
-        db_path, default = Path(db), False
-        if db_path.is_dir():
+        db_path, default = db, False  # a string: pathlib is not imported for it
+        if os.path.isdir(db_path):
             return None
     conn = connected(db_path, default)
     if conn is None:
@@ -171,7 +170,9 @@ def answer(argv: list[str]) -> int | None:
         problem = database_problem(exc)
         if problem is None:
             raise
-        error = InputError(unreadable(db_path, problem))
+        from pathlib import Path  # the path as click gives it (`./a//b.db` is `a/b.db`)
+
+        error = InputError(unreadable(Path(db_path), problem))
         error.show()
         return error.exit_code
     except OSError as exc:

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
-from pathlib import Path
 
 from ..db.editions import newest_edition
 from ..db.readonly import read_only
@@ -14,16 +14,17 @@ from ..numbers import natural_key, normalize_number
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING: a lookup does not import typing
 if TYPE_CHECKING:
+    from pathlib import Path
     from typing import Any
 
 Row = dict[str, "Any"]
 
 
-def connect(db_path: Path) -> sqlite3.Connection:
+def connect(db_path: Path | str) -> sqlite3.Connection:
     """A read-only connection; FileNotFoundError when the database does not exist."""
-    if not Path(db_path).is_file():
+    if not os.path.isfile(db_path):
         raise FileNotFoundError(str(db_path))
-    conn = read_only(Path(db_path))
+    conn = read_only(db_path)
     conn.row_factory = sqlite3.Row
     return conn
 

@@ -15,9 +15,12 @@ from __future__ import annotations
 
 import os
 import zlib
-from pathlib import Path
 
 from ..errors import InputError
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING: a lookup does not import typing
+if TYPE_CHECKING:
+    from pathlib import Path
 
 PACKAGE = "rulesdb.data"
 OVERRIDES = "alignment-overrides.txt"
@@ -31,6 +34,7 @@ _SKIPPED = {"__init__.py", "__pycache__"}
 def root() -> Path:
     """The folder of the shipped corpus."""
     from importlib.resources import files
+    from pathlib import Path
 
     found = files(PACKAGE)
     if not isinstance(found, Path):
@@ -39,12 +43,13 @@ def root() -> Path:
     return found
 
 
-def located() -> Path:
+def located() -> str:
     """The folder of the shipped corpus found by the package's own path, as `root` finds it
-    through importlib.resources but without importing it."""
+    through importlib.resources but without importing it; a string (every command digests
+    it, and a lookup does without pathlib)."""
     import importlib
 
-    return Path(importlib.import_module(PACKAGE).__path__[0])
+    return importlib.import_module(PACKAGE).__path__[0]
 
 
 def sources() -> Path:
@@ -65,7 +70,7 @@ def is_shipped(sources_dir: Path) -> bool:
         return False
 
 
-def digest(folder: Path | None = None) -> str:
+def digest(folder: Path | str | None = None) -> str:
     """A digest of the corpus in `folder` (default: the shipped one): every file's name and
     size, and the content of each file of at most SMALL bytes (the catalogue among them).
     A millisecond's work: nothing long is read. It tells a changed corpus, not a forged one,
@@ -83,7 +88,7 @@ def _content(path: str) -> bytes:
         return stream.read()
 
 
-def _files(folder: Path, prefix: str = "") -> list[tuple[str, str, int]]:
+def _files(folder: Path | str, prefix: str = "") -> list[tuple[str, str, int]]:
     """(name relative to `folder`, path, size) of every file under it, the package's own
     __init__.py and bytecode left out, and databases a checkout may keep there."""
     found = []
@@ -93,7 +98,7 @@ def _files(folder: Path, prefix: str = "") -> list[tuple[str, str, int]]:
                 continue
             name = prefix + entry.name
             if entry.is_dir():
-                found.extend(_files(Path(entry.path), name + "/"))
+                found.extend(_files(entry.path, name + "/"))
             elif entry.is_file() and not _is_database(entry.name):
                 found.append((name, entry.path, entry.stat().st_size))
     return found

@@ -8,9 +8,9 @@ with what the user added (releases added with `add` and `fetch`, alignments set 
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from collections.abc import Callable
-from pathlib import Path
 
 from .. import __version__
 from ..db.readonly import read_only
@@ -19,6 +19,8 @@ from ..places import shipped
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING: a lookup does not import typing
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from .build import BuildReport
 
 
@@ -30,7 +32,7 @@ def why_build(db_path: Path, default: bool,
     A missing database is built when it is the `default` one (another is an error for the
     command to report); a database that cannot be read is left for the command to report.
     """
-    if not db_path.is_file():
+    if not os.path.isfile(db_path):
         return ("no database yet: building it from the corpus rulesdb ships (once; about a "
                 "minute)") if default else None
     try:
