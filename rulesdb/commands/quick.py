@@ -151,7 +151,7 @@ def answer(argv: list[str]) -> int | None:
     if db is None:
         from ..places import user
 
-        db_path, default = user.database(), True
+        db_path, default = user.database_name(), True
     else:
         if not db:
             return None

@@ -119,13 +119,19 @@ def variants_note(item: Row) -> str:
     printed = [item["variants"].get(doc, item) for doc in (item["doc"], *item["run"])]
     chains: list[list[str]] = []
     typography = 0
+    uncited: dict[str, str] = {}  # a text without its citations: most texts are in two pairs
     for one, other in pairwise(printed):
         before, after = one["text"], other["text"]
         if before == after:  # most editions of a run: the same text, nothing to note
             typography += one["number"] != other["number"]
             continue
-        typography += one["number"] != other["number"] \
-            or CITED.sub("§", before) != CITED.sub("§", after)
+        if one["number"] != other["number"]:
+            typography += 1
+        else:
+            for text in (before, after):
+                if text not in uncited:
+                    uncited[text] = CITED.sub("§", text)
+            typography += uncited[before] != uncited[after]
         for op in wordiff.opcodes(before, after):
             old, new = op["old"].strip(PUNCTUATION), op["new"].strip(PUNCTUATION)
             if op["op"] != "equal" and DASHES.sub("-", old) != DASHES.sub("-", new) \
