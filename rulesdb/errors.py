@@ -7,11 +7,6 @@ raises the same errors as the command line, which shows them as click shows its 
 from __future__ import annotations
 
 import sqlite3
-import sys
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING: a lookup does not import typing
-if TYPE_CHECKING:
-    from typing import IO
 
 
 class Problem(Exception):
@@ -26,14 +21,6 @@ class Problem(Exception):
 
     def __str__(self) -> str:
         return self.message
-
-    def format_message(self) -> str:
-        """The message, as click's exceptions name it."""
-        return self.message
-
-    def show(self, file: IO[str] | None = None) -> None:
-        """Print the line, as click prints its own errors."""
-        print(f"Error: {self.message}", file=file or sys.stderr, flush=True)
 
 
 class InputError(Problem):

@@ -18,7 +18,7 @@ from collections.abc import Callable
 
 from ..errors import InputError, Problem, database_problem
 from . import answers
-from .plain import connected, unreadable
+from .plain import connected, echo, unreadable
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING: a lookup does not import typing
 if TYPE_CHECKING:
@@ -164,7 +164,7 @@ def answer(argv: list[str]) -> int | None:
     try:
         GRAMMARS[command].run(conn, **parameters)
     except Problem as exc:
-        exc.show()
+        echo(f"Error: {exc.message}", err=True)  # as click shows it
         return exc.exit_code
     except sqlite3.DatabaseError as exc:
         problem = database_problem(exc)
@@ -172,9 +172,8 @@ def answer(argv: list[str]) -> int | None:
             raise
         from pathlib import Path  # the path as click gives it (`./a//b.db` is `a/b.db`)
 
-        error = InputError(unreadable(Path(db_path), problem))
-        error.show()
-        return error.exit_code
+        echo(f"Error: {unreadable(Path(db_path), problem)}", err=True)
+        return InputError.exit_code
     except OSError as exc:
         if exc.errno != errno.EPIPE:
             raise
