@@ -13,8 +13,7 @@ import xml.etree.ElementTree as ET
 import click
 import pytest
 
-from rulesdb.lineage import query as lineage_query
-from rulesdb.lineage import subtree
+from rulesdb.lineage import subtree, versions
 from rulesdb.site.serve import make_datasette
 
 from edition_helpers import make_db, run
@@ -190,7 +189,7 @@ def test_json_keeps_every_version_and_is_streamed_whole(db, small_limit):
     data = json.loads(run("history", "702", "--doc", C, "--json", "--db", str(db)).output)
     conn = sqlite3.connect(db)
     conn.row_factory = sqlite3.Row
-    assert data == lineage_query.history(conn, "702", C)
+    assert data == versions.history(conn, "702", C)
     assert [e["doc"] for e in data if e["change"] != "concept"] == [A, B, C]
     empty = run("history", "100.1", "--doc", C, "--json", "--db", str(db))
     assert json.loads(empty.output)[0]["doc"] == A

@@ -48,9 +48,9 @@ def glossary(conn: sqlite3.Connection, term: str, doc_id: str | None, every: boo
 
 def history_rule(conn: sqlite3.Connection, number: str, doc_id: str | None) -> dict:
     """The rule, keyword or heading whose history is asked for; NotFound with suggestions."""
-    from ..lineage import query as lineage_query
+    from ..lineage import versions
 
-    found = lineage_query.history_rule(conn, number, doc_id)
+    found = versions.history_rule(conn, number, doc_id)
     if found is None:
         raise not_found(conn, number, doc_id, "rule or keyword")
     return found
@@ -60,20 +60,19 @@ def history(conn: sqlite3.Connection, number: str, doc_id: str | None, every: bo
             as_json: bool) -> None:
     """Print every version of a rule: folded, summed up for a large subtree, or (`every`)
     each whole; JSON streamed."""
-    from ..lineage import query as lineage_query
-    from ..lineage import subtree
+    from ..lineage import subtree, versions
     from .history_text import history_lines, summary_lines
 
     found = history_rule(conn, number, check_document(conn, doc_id))
     if as_json:
-        _stream_json(lineage_query.streamed_history(conn, found))
+        _stream_json(versions.streamed_history(conn, found))
         return
     if every:
-        lines = history_lines(lineage_query.streamed_history(conn, found), every=True)
+        lines = history_lines(versions.streamed_history(conn, found), every=True)
     elif subtree.summarized(conn, found["id"]):
         lines = summary_lines(found, subtree.summary(conn, found["id"]))
     else:
-        lines = history_lines(lineage_query.rule_history(conn, found))
+        lines = history_lines(versions.rule_history(conn, found))
     for line in lines:
         echo(line)
 

@@ -51,7 +51,7 @@ def _key(text: str) -> str:
 
 
 def fold_history(entries: list[Row]) -> list[Row]:
-    """`entries` (lineage.query.history, oldest first) as items to show, oldest first.
+    """`entries` (lineage.versions.history, oldest first) as items to show, oldest first.
 
     A rule version with the number and `same_key` of the version shown before it joins that
     version's run; a related text (change "concept") joins the run of the last item shown for

@@ -56,7 +56,7 @@ def subtree_size(conn: sqlite3.Connection, rule_ids: list[int]) -> int:
 
 def summarized(conn: sqlite3.Connection, rule_id: int) -> bool:
     """Whether the history of this rule is a summary: it is a heading (a rule with a title,
-    whose history shows every line under it: `query.history`) and some version of it (in
+    whose history shows every line under it: `versions.history`) and some version of it (in
     any release) holds more than SUMMARY_AFTER rules. The rule asked is measured first (a
     chapter needs no more)."""
     if conn.execute("SELECT title IS NULL FROM rule_rows WHERE id = ?", [rule_id]).fetchone()[0]:

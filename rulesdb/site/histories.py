@@ -7,8 +7,8 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-from ..lineage import query as lineage_query
 from ..lineage import subtree
+from ..lineage import versions as lineage_versions
 from ..lineage.changes import steps
 from ..lineage.fold import fold_history, run_note
 from ..lineage.words import change_words
@@ -23,8 +23,9 @@ CHANGES_PER_PAGE = 50  # changes of one step shown word by word per page
 
 
 def versions(conn: sqlite3.Connection, doc_id: str, number: str) -> list[Row] | None:
-    """`lineage_query.history` with a page URL on each entry; None when there is no rule."""
-    found = lineage_query.history(conn, number, doc_id)
+    """`lineage.versions.history` with a page URL on each entry; None when there is no
+    rule."""
+    found = lineage_versions.history(conn, number, doc_id)
     if found is None:
         return None
     for entry in found:
@@ -102,7 +103,7 @@ def summary_page(conn: sqlite3.Connection, rule: Row, page: int) -> Row | None:
         return None
     shown = [_step(item, base) for item in
              found[(page - 1) * STEPS_PER_PAGE: page * STEPS_PER_PAGE]]
-    related = fold_history(lineage_query.related(conn, rule))
+    related = fold_history(lineage_versions.related(conn, rule))
     return {"rule": rule, "document": document(conn, doc_id), "rule_url": base,
             "steps": shown, "page": page, "pages": pages,
             "page_urls": [(n, _page_url(base, n)) for n in range(1, pages + 1)],
