@@ -19,16 +19,13 @@ from collections.abc import Callable
 from ..errors import InputError, Problem, database_problem
 from . import answers
 from .plain import connected, echo, unreadable
+from .render import output_format
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING: a lookup does not import typing
 if TYPE_CHECKING:
     from typing import Any
 
 FORMATS = ("text", "markdown", "json")
-
-
-def _output(fmt: str, as_json: bool) -> str:
-    return "json" if as_json else fmt  # as render.output_format
 
 
 def _limit(value: str) -> int | None:
@@ -70,12 +67,12 @@ GRAMMARS = {
          "--no-examples": ("examples", False), **_JSON},
         {"doc_id": None, "tree": False, "examples": True, "fmt": "text", "as_json": False},
         lambda conn, number, doc_id, tree, examples, fmt, as_json: answers.rule(
-            conn, number, doc_id, tree, examples, _output(fmt, as_json))),
+            conn, number, doc_id, tree, examples, output_format(fmt, as_json))),
     "glossary": Grammar(
         "term", {**_DOC, **_OUTPUT}, {"--all": ("every", True), **_JSON},
         {"doc_id": None, "every": False, "fmt": "text", "as_json": False},
         lambda conn, term, doc_id, every, fmt, as_json: answers.glossary(
-            conn, term, doc_id, every, _output(fmt, as_json))),
+            conn, term, doc_id, every, output_format(fmt, as_json))),
     "history": Grammar(
         "number", {**_DOC}, {"--all": ("every", True), **_JSON},
         {"doc_id": None, "every": False, "as_json": False},
@@ -87,7 +84,7 @@ GRAMMARS = {
         {"--all-editions": ("all_editions", True), **_JSON},
         {"doc_id": None, "all_editions": False, "limit": 10, "fmt": "text", "as_json": False},
         lambda conn, text, doc_id, all_editions, limit, fmt, as_json: answers.search(
-            conn, text, doc_id, all_editions, limit, _output(fmt, as_json))),
+            conn, text, doc_id, all_editions, limit, output_format(fmt, as_json))),
 }
 DB = "--db"
 DB_ENV = "RULESDB_DB"
