@@ -14,10 +14,12 @@ from ..lookup import query
 from .plain import (  # noqa: F401 - the commands take them from here
     NotFound,
     check_document,
+    connected,
     echo_json,
     find_rule_or_fail,
     line_width,
     not_found,
+    opened,
     unreadable,
     wrap,
 )
@@ -119,14 +121,11 @@ def open_db(db_path: Path, thorough: bool = False) -> sqlite3.Connection:
     telling how to build the database or why it cannot be read (`thorough`: having read
     every page of it). The connection that finds it ready answers the command: a second
     one would read the schema again."""
-    from ..sources.fresh import why_build
-
-    conn = _connect(db_path)
-    if why_build(db_path, is_default(db_path), conn) is not None:
-        if conn is not None:
-            conn.close()  # the build replaces the file
-        ready(db_path)
-        conn = _connect(db_path)
+    conn = connected(db_path, is_default(db_path), thorough)
+    if conn is not None:
+        return conn
+    ready(db_path)  # built when it must be; else this says why it cannot answer
+    conn = opened(db_path)
     if conn is None:
         raise InputError(f"{db_path}: no database here; run `rulesdb build` first")
     problem = query.trouble(conn, thorough)
@@ -134,14 +133,6 @@ def open_db(db_path: Path, thorough: bool = False) -> sqlite3.Connection:
         conn.close()
         raise InputError(unreadable(db_path, problem))
     return conn
-
-
-def _connect(db_path: Path) -> sqlite3.Connection | None:
-    """query.connect, None when there is no database at `db_path`."""
-    try:
-        return query.connect(db_path)
-    except FileNotFoundError:
-        return None
 
 
 def ready(db_path: Path) -> None:

@@ -95,17 +95,25 @@ def unreadable(db_path: Path | None, problem: str) -> str:
     return f"{db_path}: {problem}; build it again with `rulesdb build`"
 
 
-def connected(db_path: Path | str, default: bool) -> sqlite3.Connection | None:
-    """A read-only connection to the database at `db_path` when it is there, up to date and
-    readable; None when it must be built first or cannot be read (the full command line
-    builds it or says why)."""
-    from ..sources.fresh import why_build
-
+def opened(db_path: Path | str) -> sqlite3.Connection | None:
+    """query.connect, None when there is no database at `db_path`."""
     try:
-        conn = query.connect(db_path)
+        return query.connect(db_path)
     except FileNotFoundError:
         return None
-    if why_build(db_path, default, conn) is not None or query.trouble(conn, False):
+
+
+def connected(db_path: Path | str, default: bool,
+              thorough: bool = False) -> sqlite3.Connection | None:
+    """A read-only connection to the database at `db_path` when it is there, up to date and
+    readable (`thorough`: every page read, query.trouble); None when it must be built first
+    or cannot be read (common.open_db builds it or says why)."""
+    from ..sources.fresh import why_build
+
+    conn = opened(db_path)
+    if conn is None:
+        return None
+    if why_build(db_path, default, conn) is not None or query.trouble(conn, thorough):
         conn.close()
         return None
     return conn

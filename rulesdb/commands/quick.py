@@ -143,18 +143,14 @@ def answer(argv: list[str]) -> int | None:
     command, parameters, db = parsed
     if db is None:
         db = os.environ.get(DB_ENV)
-        if db == "":
-            return None
     if db is None:
         from ..places import user
 
         db_path, default = user.database_name(), True
+    elif not db or os.path.isdir(db):
+        return None  # an empty path or a folder: click's to refuse
     else:
-        if not db:
-            return None
         db_path, default = db, False  # a string: pathlib is not imported for it
-        if os.path.isdir(db_path):
-            return None
     conn = connected(db_path, default)
     if conn is None:
         return None
