@@ -6,7 +6,15 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rulesdb.lineage.wordiff import fold_context, opcodes, render_html, render_text
+from rulesdb.lineage.text import fold_quotes
+from rulesdb.lineage.wordiff import (
+    compared,
+    fold_context,
+    opcodes,
+    render_html,
+    render_text,
+    words,
+)
 
 LONG = " ".join(f"Type{n}," for n in range(400))  # like 205.3m's creature types
 
@@ -51,3 +59,10 @@ def test_folding_loses_no_word(old_words, new_words, context):
     for op in folded:
         if op["op"] == "equal":
             assert len(op["old"].split()) <= max(2 * context + 3, len(old_words))
+
+
+@given(st.text(alphabet=st.sampled_from(list(" \t\n\u00a0\u2003\x1c ab’“”‘-.")), max_size=40))
+def test_words_are_compared_one_for_one(text):
+    """`compared` gives each word of `words` as opcodes compares it: stripped, quotes folded
+    (str.split and the words' pattern agree on every kind of space)."""
+    assert compared(text) == [word.strip() for word in words(fold_quotes(text))]

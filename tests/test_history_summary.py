@@ -78,6 +78,31 @@ def test_which_histories_are_summed_up(db, small_limit):
     assert not subtree.summarized(conn, rule_id(db, C, "100.1"))  # no heading
 
 
+@pytest.mark.parametrize("limit", [1, 2, 4, 8, 9, 10, 11, 12])
+def test_the_sizes_a_history_read_give_the_same_answer(db, monkeypatch, limit):
+    """`rulesdb history` asks `summarized` with the sizes of the versions it read: the same
+    answer as asking the database (A's 7 holds 9 rules and C's 11: at 10, only another
+    version is too large), and a heading `outgrown` itself is always summed up."""
+    monkeypatch.setattr(subtree, "SUMMARY_AFTER", limit)
+    conn = sqlite3.connect(db)
+    conn.row_factory = sqlite3.Row
+    headings = [dict(row) for row in conn.execute(
+        "SELECT * FROM rules WHERE title IS NOT NULL ORDER BY id")]
+    answers = []
+    for rule in headings:
+        sizes: dict[int, int] = {}
+        versions.rule_history(conn, rule, sizes)
+        assert all(size >= 1 for size in sizes.values()) and rule["id"] in sizes
+        answer = subtree.summarized(conn, rule["id"])
+        assert subtree.summarized(conn, rule["id"], sizes) == answer, rule["number"]
+        assert not subtree.outgrown(conn, rule["id"]) or answer
+        answers.append(answer)
+    assert any(answers) == (limit <= 10) and (limit < 2 or not all(answers))
+    if limit == 10:  # summed up for another version only
+        assert subtree.summarized(conn, rule_id(db, A, "7"))
+        assert not subtree.outgrown(conn, rule_id(db, A, "7"))
+
+
 def test_the_step_of_one_release_has_the_words_of_the_changes_inside(db):
     conn = sqlite3.connect(db)
     found = subtree.step_diff(conn, rule_id(db, C, "702"), B)

@@ -4,7 +4,6 @@ the two print the same. Nothing here needs click."""
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from collections.abc import Iterator
 
@@ -69,16 +68,20 @@ def history(conn: sqlite3.Connection, number: str, doc_id: str | None, every: bo
         return
     if every:
         lines = history_lines(versions.streamed_history(conn, found), every=True)
-    elif subtree.summarized(conn, found["id"]):
+    elif subtree.outgrown(conn, found["id"]):  # a chapter: its versions are never read whole
         lines = summary_lines(found, subtree.summary(conn, found["id"]))
     else:
-        lines = history_lines(versions.rule_history(conn, found))
+        sizes: dict[int, int] = {}
+        entries = versions.rule_history(conn, found, sizes)
+        lines = (summary_lines(found, subtree.summary(conn, found["id"]))
+                 if subtree.summarized(conn, found["id"], sizes) else history_lines(entries))
     for line in lines:
         echo(line)
 
 
 def _stream_json(entries: Iterator[dict[str, Any]]) -> None:
     """A JSON array of `entries` written as they come, as `echo_json` writes a list."""
+    import json
     opened = False
     for entry in entries:
         text = json.dumps(entry, indent=2, ensure_ascii=False).replace("\n", "\n  ")

@@ -5,7 +5,6 @@ a terminal, left out elsewhere); a stream that cannot take UTF-8 is left to clic
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import sqlite3
@@ -69,6 +68,7 @@ def leave(code: int | None) -> NoReturn:
 
 def echo_json(data: Any) -> None:
     """Print `data` as indented JSON, non-ASCII kept."""
+    import json
     echo(json.dumps(data, indent=2, ensure_ascii=False))
 
 

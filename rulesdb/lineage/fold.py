@@ -22,8 +22,8 @@ Row = dict[str, "Any"]
 
 # What a reader does not count as a change: quote styles (and the "?" a lossy conversion put
 # in their place in some releases), dash styles, a space before punctuation.
-QUOTE_LIKE = re.compile(r"[\"'?]")
-DASHES = re.compile(r"[‐‑–—-]")
+QUOTE_LIKE = "\"?"  # read as '
+DASHES = "‐‑–—"  # read as -
 SPACE_BEFORE = re.compile(r"\s+([.,;:)])")
 PUNCTUATION = " .,;:()\"'“”‘’?"
 
@@ -46,8 +46,17 @@ def _cached_key(text: str) -> str:
 
 
 def _key(text: str) -> str:
-    key = QUOTE_LIKE.sub("'", normalize(text))
-    return SPACE_BEFORE.sub(r"\1", DASHES.sub("-", key))
+    key = _as(QUOTE_LIKE, "'", normalize(text))
+    return SPACE_BEFORE.sub(r"\1", _as(DASHES, "-", key))
+
+
+def _as(characters: str, plain: str, text: str) -> str:
+    """`text` with each of `characters` replaced by `plain` (str.replace: a pattern's compiling
+    costs a lookup more than its use, str.translate is slow on long texts)."""
+    for character in characters:
+        if character in text:
+            text = text.replace(character, plain)
+    return text
 
 
 def fold_history(entries: list[Row]) -> list[Row]:
@@ -134,7 +143,7 @@ def variants_note(item: Row) -> str:
             typography += uncited[before] != uncited[after]
         for op in wordiff.opcodes(before, after):
             old, new = op["old"].strip(PUNCTUATION), op["new"].strip(PUNCTUATION)
-            if op["op"] != "equal" and DASHES.sub("-", old) != DASHES.sub("-", new) \
+            if op["op"] != "equal" and _as(DASHES, "-", old) != _as(DASHES, "-", new) \
                     and CITED.fullmatch(old) and CITED.fullmatch(new):
                 _chain(chains, old, new)
     parts = []

@@ -9,7 +9,6 @@ pair. Changes set by hand carry `set_by_hand` and their note.
 
 from __future__ import annotations
 
-import json
 import re
 import sqlite3
 from collections import Counter, OrderedDict
@@ -32,6 +31,8 @@ CHAPTER = re.compile(r"\d")  # a chapter of the Comprehensive Rules: "7"
 
 def edition(conn: sqlite3.Connection, doc_id: str) -> tuple[list[RuleRec], Coverage]:
     """The rules of a document in order, and what it covers."""
+    import json
+
     from ..db.coverage import Coverage
     from .side import RuleRec
 
@@ -105,6 +106,8 @@ def stored_changes(conn: sqlite3.Connection, old_doc: str, new_doc: str,
 
 def _stored_change(op: str, old: str | None, new: str | None, similarity: float,
                    detail: str | None) -> Change:
+    import json
+
     from .align import Change
     from .overrides import HandChange
 

@@ -54,20 +54,37 @@ def subtree_size(conn: sqlite3.Connection, rule_ids: list[int]) -> int:
     return found or 0
 
 
-def summarized(conn: sqlite3.Connection, rule_id: int) -> bool:
+def summarized(conn: sqlite3.Connection, rule_id: int, sizes: dict[int, int] | None = None,
+               ) -> bool:
     """Whether the history of this rule is a summary: it is a heading (a rule with a title,
     whose history shows every line under it: `versions.history`) and some version of it (in
     any release) holds more than SUMMARY_AFTER rules. The rule asked is measured first (a
-    chapter needs no more)."""
-    if conn.execute("SELECT title IS NULL FROM rule_rows WHERE id = ?", [rule_id]).fetchone()[0]:
+    chapter needs no more); `sizes` (`versions.rule_history`'s) are the sizes of headings
+    known already."""
+    if not _heading(conn, rule_id):
         return False
     if subtree_size(conn, [rule_id]) > SUMMARY_AFTER:
         return True
     ids = [member for _, _, member in _members(conn, rule_id)]
+    known = sizes or {}
+    if any(known.get(member, 0) > SUMMARY_AFTER for member in ids):
+        return True
+    unknown = [member for member in ids if member not in known]
     headings = [row[0] for row in conn.execute(
-        f"SELECT id FROM rule_rows WHERE id IN ({','.join('?' * len(ids))}) "
-        "AND title IS NOT NULL", ids)]
+        f"SELECT id FROM rule_rows WHERE id IN ({','.join('?' * len(unknown))}) "
+        "AND title IS NOT NULL", unknown)]
     return subtree_size(conn, headings) > SUMMARY_AFTER
+
+
+def outgrown(conn: sqlite3.Connection, rule_id: int) -> bool:
+    """Whether the rule is a heading that holds more than SUMMARY_AFTER rules itself: its
+    history is a summary whatever its other versions hold (`summarized` asks them too)."""
+    return _heading(conn, rule_id) and subtree_size(conn, [rule_id]) > SUMMARY_AFTER
+
+
+def _heading(conn: sqlite3.Connection, rule_id: int) -> bool:
+    return conn.execute("SELECT title IS NOT NULL FROM rule_rows WHERE id = ?",
+                        [rule_id]).fetchone()[0]
 
 
 def _members(conn: sqlite3.Connection, rule_id: int) -> list[tuple[str, str, int]]:

@@ -5,7 +5,6 @@ fresh process, and it needs neither the aligner nor the overrides module."""
 
 from __future__ import annotations
 
-import json
 import re
 import sqlite3
 from collections.abc import Iterator
@@ -48,10 +47,13 @@ def history(conn: sqlite3.Connection, number: str, doc_id: str | None = None) ->
     return None if rule is None else rule_history(conn, rule)
 
 
-def rule_history(conn: sqlite3.Connection, rule: Row) -> list[Row]:
-    """`history` of a rule found already (`history_rule`)."""
+def rule_history(conn: sqlite3.Connection, rule: Row,
+                 sizes: dict[int, int] | None = None) -> list[Row]:
+    """`history` of a rule found already (`history_rule`); `sizes`, when given, gets the
+    number of rules of each version that is a heading, its subtree's included (what
+    `subtree.summarized` asks)."""
     ids = members(conn, rule)
-    return _sorted(_versions(conn, ids) + _concepts(conn, ids))
+    return _sorted(_versions(conn, ids, sizes=sizes) + _concepts(conn, ids))
 
 
 def history_rule(conn: sqlite3.Connection, number: str, doc_id: str | None = None) -> Row | None:
@@ -111,9 +113,10 @@ def _lineage_of(conn: sqlite3.Connection, rule: Row) -> str | None:
     return row[0] if row else None
 
 
-def _versions(conn: sqlite3.Connection, members: list[int], texts: bool = True) -> list[Row]:
+def _versions(conn: sqlite3.Connection, members: list[int], texts: bool = True,
+              sizes: dict[int, int] | None = None) -> list[Row]:
     """The versions of a lineage, oldest first; without `texts`, a heading's own text and
-    "_id" and "_title" to read its subtree's by."""
+    "_id" and "_title" to read its subtree's by; `sizes` as `rule_history`'s."""
     marks = ",".join("?" * len(members))
     rows = [dict(row) for row in conn.execute(
         f"SELECT rules.id, rules.document, rules.number, rules.title, rules.text, "
@@ -126,7 +129,7 @@ def _versions(conn: sqlite3.Connection, members: list[int], texts: bool = True) 
         f"WHERE new_rule_id IN ({marks}) AND old_rule_id IN ({marks}) ORDER BY similarity",
         [*members, *members])}
     bridged = _bridged(conn, rows)
-    full = _full_texts(conn, rows) if texts else {}
+    full = _full_texts(conn, rows, sizes) if texts else {}
     entries = []
     previous: Row | None = None
     for row in rows:
@@ -187,11 +190,13 @@ def _concepts(conn: sqlite3.Connection, members: list[int]) -> list[Row]:
     return entries
 
 
-def _full_texts(conn: sqlite3.Connection, rules: list[Row]) -> dict[int, str]:
+def _full_texts(conn: sqlite3.Connection, rules: list[Row],
+                sizes: dict[int, int] | None = None) -> dict[int, str]:
     """By rule id: a heading's text with its subtree ("Banding" alone says little); else the
     text. One query for every heading's subtree, then one for each distinct text in them:
     the editions of a rule repeat most of their subrules' texts (joining the texts to the
-    subtrees had SQLite read the whole texts table first, 2-4 ms)."""
+    subtrees had SQLite read the whole texts table first, 2-4 ms). `sizes`, when given,
+    gets each heading's number of rules, itself included."""
     result = {rule["id"]: rule["text"] for rule in rules}
     headings = [rule["id"] for rule in rules if rule.get("title")]
     if not headings:
@@ -209,6 +214,10 @@ def _full_texts(conn: sqlite3.Connection, rules: list[Row]) -> dict[int, str]:
         texts.update(conn.execute(f"SELECT id, text FROM texts WHERE id IN "
                                   f"({','.join('?' * len(chunk))})", chunk).fetchall())
     lines: dict[int, list[str]] = {rule_id: [result[rule_id]] for rule_id in headings}
+    if sizes is not None:
+        sizes.update((rule_id, 1) for rule_id in headings)
+        for root, _, _ in tree:
+            sizes[root] += 1
     for root, number, text_id in tree:
         if texts.get(text_id):
             lines[root].append(f"{number} {texts[text_id]}")
@@ -218,5 +227,9 @@ def _full_texts(conn: sqlite3.Connection, rules: list[Row]) -> dict[int, str]:
 
 def _detail_mark(detail: str | None) -> Row:
     """`hand_mark` of a stored alignment row's detail."""
-    extra = json.loads(detail) if detail else {}
+    if not detail:
+        return {}
+    import json
+
+    extra = json.loads(detail)
     return {"set_by_hand": True, "note": extra["note"]} if extra.get("set_by_hand") else {}

@@ -21,11 +21,16 @@ def words(text: str) -> list[str]:
 def opcodes(old: str, new: str) -> list[dict[str, str]]:
     """[{"op", "old", "new"}] covering both texts in order; equal runs carry both sides."""
     a, b = words(old), words(new)
-    # quotes fold one character for one: the folded text cuts into the same words
-    matcher = SequenceMatcher(None, [w.strip() for w in words(fold_quotes(old))],
-                              [w.strip() for w in words(fold_quotes(new))], autojunk=False)
+    matcher = SequenceMatcher(None, compared(old), compared(new), autojunk=False)
     return [{"op": tag, "old": "".join(a[i1:i2]), "new": "".join(b[j1:j2])}
             for tag, i1, i2, j1, j2 in matcher.get_opcodes()]
+
+
+def compared(text: str) -> list[str]:
+    """The words of `text` as `opcodes` compares them, one for each of `words(text)`: without
+    their spacing, quotes folded ("" for the spacing a text starts with)."""
+    # quotes fold one character for one, and str.split and the pattern's \s agree on spaces
+    return ([""] if text[:1].isspace() else []) + fold_quotes(text).split()
 
 
 REORDER_LINES = 8  # a text of this many lines or more may be a list set in another order

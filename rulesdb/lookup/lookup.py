@@ -6,7 +6,6 @@ Plain sqlite3 over a built database, cheap to import (no spaCy, no sqlite-utils)
 
 from __future__ import annotations
 
-import json
 import re
 import sqlite3
 
@@ -45,6 +44,7 @@ def _entries(conn: sqlite3.Connection, docs: list[str] | None,
              names: set[str] | None = None) -> list[Row]:
     """Glossary entries of `docs` (default all), newest first; only those whose term or an
     alias is one of `names` (lower case) when given."""
+    import json
     sql = ("SELECT g.id, g.document, g.term, g.aliases, g.definition, g.obsolete, g.see "
            "FROM glossary g JOIN documents d ON d.id = g.document")
     where: list[str] = []
@@ -161,6 +161,7 @@ def _match(entry: Row, how: str, rank: int) -> Row:
 def _spellings(conn: sqlite3.Connection, docs: list[str] | None) -> dict[str, str]:
     """Each name (lower case) of the glossaries of `docs` (default all) → the term it names
     (as the last of them in `_entries`' order prints it); only the two columns it needs."""
+    import json
     where = f" WHERE g.document IN ({','.join('?' * len(docs))})" if docs is not None else ""
     spelled: dict[str, str] = {}
     for term, aliases in conn.execute(

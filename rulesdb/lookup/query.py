@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import sqlite3
 
@@ -65,6 +64,8 @@ def document(conn: sqlite3.Connection, doc_id: str) -> Row | None:
 
 
 def _document(row: sqlite3.Row) -> Row:
+    import json
+
     data = dict(row)
     data["partial"] = bool(data["partial"])
     data["covers"] = json.loads(data["covers"] or "[]")
@@ -170,6 +171,7 @@ def infractions(conn: sqlite3.Connection, rule_ids: list[int] | None = None,
     """The Infraction Procedure Guide's infractions: of these rules, or of `doc_id`, whose
     penalty is `penalty` (any case) when given; each with its document, number and parts
     (`examples` a list), in document order."""
+    import json
     where, params = [], []
     if rule_ids is not None:
         where.append(f"i.rule_id IN ({','.join('?' * len(rule_ids))})")
@@ -219,6 +221,7 @@ def suggest_numbers(conn: sqlite3.Connection, number: str, doc_id: str | None = 
 
 def export_document(conn: sqlite3.Connection, doc_id: str) -> Row | None:
     """The whole document in the public export shape (design.md), or None."""
+    import json
     doc = document(conn, doc_id)
     if doc is None:
         return None
