@@ -9,10 +9,10 @@ import os
 import re
 import sqlite3
 import sys
-import textwrap
 
 from ..errors import InputError, Problem
 from ..lookup import query
+from .wrapped import fill
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING: a lookup does not import typing
 if TYPE_CHECKING:
@@ -85,7 +85,7 @@ def wrap(text: str, indent: str = "") -> str:
     """`text` wrapped to the terminal width, paragraph by paragraph."""
     width = line_width()
     return "\n".join(
-        textwrap.fill(paragraph, width, initial_indent=indent, subsequent_indent=indent)
+        fill(paragraph, width, indent)
         for paragraph in text.split("\n")
     )
 
