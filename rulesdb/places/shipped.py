@@ -14,6 +14,7 @@ lookup's time; tests/test_user_data.py checks that the two agree).
 from __future__ import annotations
 
 import os
+import sys
 import zlib
 
 from ..errors import InputError
@@ -46,10 +47,9 @@ def root() -> Path:
 def located() -> str:
     """The folder of the shipped corpus found by the package's own path, as `root` finds it
     through importlib.resources but without importing it; a string (every command digests
-    it, and a lookup does without pathlib)."""
-    import importlib
-
-    return importlib.import_module(PACKAGE).__path__[0]
+    it, and a lookup does without pathlib; importlib's package would bring warnings)."""
+    __import__(PACKAGE)
+    return sys.modules[PACKAGE].__path__[0]
 
 
 def sources() -> Path:
