@@ -157,7 +157,8 @@ def test_a_command_imports_only_its_own_module():
                             check=True).stdout
     assert eval(loaded) == ["rulesdb.commands.answers", "rulesdb.commands.common",
                             "rulesdb.commands.core", "rulesdb.commands.group",
-                            "rulesdb.commands.plain", "rulesdb.commands.render"]
+                            "rulesdb.commands.plain", "rulesdb.commands.render",
+                            "rulesdb.commands.wrapped"]
 
 
 def test_help_lists_every_command_with_its_one_line_help():

@@ -96,3 +96,23 @@ def test_a_lookup_run_as_the_program_prints_what_it_prints_in_process(
     out = run(*args, "--db", str(bundled_db))
     assert (out.returncode, out.stdout, out.stderr) == (
         expected.exit_code, expected.stdout, expected.stderr)
+
+
+@pytest.mark.parametrize("args", [
+    ["rule", "\udcff"], ["glossary", "tap\udcffped"], ["history", "\udcff"], ["search", "\udcff"],
+    ["refs", "\udcff"], ["diff", "cr", "\udcff"], ["rule", "702.19b", "--doc", "\udcff"],
+    ["search", "trample", "--doc", "cr\udcfe"], ["export", "\udcff"],
+])
+def test_bytes_that_are_not_utf8_are_an_input_error(bundled_db: Path, args: list[str]) -> None:
+    """A value the terminal gave as bytes that are not UTF-8 (Python keeps them as lone
+    surrogates) is refused in one line naming the bytes, exit code 2, on the quick path as
+    on click's; SQLite would refuse to bind it with a traceback."""
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
+    argv = [os.fsencode(arg) for arg in [*args, "--db", str(bundled_db)]]
+    out = subprocess.run([sys.executable.encode(), b"-c", PROGRAM.encode(), *argv],
+                         capture_output=True, timeout=300, env=env)
+    error = out.stderr.decode("utf-8", "replace").strip().splitlines()
+    assert out.returncode == 2, error
+    assert error[-1].startswith("Error: Invalid value for ") and "is not UTF-8 text" in error[-1]
+    assert "\\xff" in error[-1] or "\\xfe" in error[-1]
+    assert not any(line.startswith("Traceback") for line in error)

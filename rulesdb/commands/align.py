@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from .common import (
+    TEXT,
     NotFound,
     db_option,
     echo_json,
@@ -21,7 +22,7 @@ from .common import (
 
 
 @click.command()
-@click.argument("rules", nargs=-1, metavar="[OLD_DOC OLD_NUMBER NEW_DOC NEW_NUMBER]")
+@click.argument("rules", type=TEXT, nargs=-1, metavar="[OLD_DOC OLD_NUMBER NEW_DOC NEW_NUMBER]")
 @click.option("--unlink", is_flag=True, help="Record that the two rules are NOT the same rule.")
 @click.option("--remove", is_flag=True,
               help="Take out the override of the two rules: automatic alignment again.")

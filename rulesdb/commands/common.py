@@ -11,6 +11,7 @@ import click
 
 from ..errors import InputError
 from ..lookup import query
+from . import plain
 from .plain import (  # noqa: F401 - the commands take them from here
     NotFound,
     check_document,
@@ -24,6 +25,21 @@ from .plain import (  # noqa: F401 - the commands take them from here
     wrap,
 )
 
+
+class Text(click.ParamType):
+    """A name, number or query to look up: text, which a byte the terminal could not decode
+    as UTF-8 is not (Python keeps it as a lone surrogate, which SQLite refuses to bind)."""
+
+    name = "text"  # click.STRING's: the help reads as before
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and not plain.is_text(value):
+            self.fail(f"{plain.undecoded(value)} is not UTF-8 text", param, ctx)
+        return value
+
+
+TEXT = Text()
 DB_PATH = "rulesdb.db_path"  # where the --db of the command run is kept (Context.meta)
 DB_DEFAULT = "rulesdb.db_default"  # set when it is the default database (the user's)
 

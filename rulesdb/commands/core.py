@@ -11,6 +11,7 @@ import click
 from ..lookup import query
 from . import answers
 from .common import (
+    TEXT,
     NotFound,
     ProgressBar,
     db_option,
@@ -130,9 +131,10 @@ def docs(db_path: Path, as_json: bool) -> None:
 
 
 @click.command()
-@click.argument("number")
-@click.option("--doc", "doc_id", help="Document id, or cr, mtr, ipg for the newest edition of "
-                                      "that kind [default: the newest that has the rule].")
+@click.argument("number", type=TEXT)
+@click.option("--doc", "doc_id", type=TEXT,
+              help="Document id, or cr, mtr, ipg for the newest edition of "
+                   "that kind [default: the newest that has the rule].")
 @click.option("--tree", is_flag=True, help="The whole subtree, not only the direct subrules.")
 @click.option("--examples/--no-examples", default=True, show_default=True,
               help="Show the examples.")
@@ -158,7 +160,7 @@ def rule(number: str, doc_id: str | None, tree: bool, examples: bool, db_path: P
 
 
 @click.command()
-@click.argument("doc_id", metavar="ID")
+@click.argument("doc_id", type=TEXT, metavar="ID")
 @db_option
 @json_option
 def export(doc_id: str, db_path: Path, as_json: bool) -> None:

@@ -9,6 +9,7 @@ import click
 
 from . import answers
 from .common import (
+    TEXT,
     NotFound,
     check_document,
     db_option,
@@ -22,8 +23,8 @@ COMPACT = ("renumbered", "added", "removed", "outside_coverage")
 
 
 @click.command()
-@click.argument("old")
-@click.argument("new")
+@click.argument("old", type=TEXT)
+@click.argument("new", type=TEXT)
 @click.option("--section", help="Only changes under this number on either side (702, 702.19).")
 @click.option("--renumbered", is_flag=True,
               help="Only the list of renumbered rules (edited or not): old number → new "
@@ -242,9 +243,10 @@ def _html(result: dict[str, Any], context: int | None = 12) -> str:
 
 
 @click.command()
-@click.argument("number")
-@click.option("--doc", "doc_id", help="Document the number is read in (cr, mtr, ipg: the newest "
-              "edition of that kind) [default: the newest that has it].")
+@click.argument("number", type=TEXT)
+@click.option("--doc", "doc_id", type=TEXT,
+              help="Document the number is read in (cr, mtr, ipg: the newest "
+                   "edition of that kind) [default: the newest that has it].")
 @db_option
 @click.option("--all", "every", is_flag=True,
               help="Every version whole, each edition on its own lines (streamed), not runs "

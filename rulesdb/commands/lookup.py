@@ -10,6 +10,7 @@ from ..ingest.policy_names import PENALTIES
 from ..lookup import lookup, query
 from . import answers
 from .common import (
+    TEXT,
     NotFound,
     check_document,
     db_option,
@@ -31,8 +32,8 @@ KINDS = {"ability": "ability", "action": "action", "ability-word": "ability_word
 
 
 @click.command()
-@click.argument("text", metavar="QUERY")
-@click.option("--doc", "doc_id", help="Search one document: cr, mtr or ipg (its newest "
+@click.argument("text", type=TEXT, metavar="QUERY")
+@click.option("--doc", "doc_id", type=TEXT, help="Search one document: cr, mtr or ipg (its newest "
                                       "edition) or a document id [default: the current "
                                       "documents, the newest CR, MTR and IPG].")
 @click.option("--all-editions", is_flag=True,
@@ -70,8 +71,8 @@ def search(text: str, doc_id: str | None, all_editions: bool, limit: int, db_pat
 
 
 @click.command()
-@click.argument("term")
-@click.option("--doc", "doc_id",
+@click.argument("term", type=TEXT)
+@click.option("--doc", "doc_id", type=TEXT,
               help="The glossary that applies to this document [default: every glossary].")
 @click.option("--all", "every", is_flag=True,
               help="Every wording of each entry across the editions, not only the newest "
@@ -96,7 +97,8 @@ def glossary(term: str, doc_id: str | None, every: bool, db_path: Path, fmt: str
 
 
 @click.command()
-@click.option("--doc", "doc_id", help="Document [default: the newest that has such keywords].")
+@click.option("--doc", "doc_id", type=TEXT,
+              help="Document [default: the newest that has such keywords].")
 @click.option("--kind", type=click.Choice(list(KINDS)), help="Only this kind of keyword.")
 @db_option
 @format_option
@@ -123,9 +125,10 @@ def keywords(doc_id: str | None, kind: str | None, db_path: Path, fmt: str,
 
 
 @click.command()
-@click.argument("number")
-@click.option("--doc", "doc_id", help="Document id, or cr, mtr, ipg for the newest edition of "
-                                      "that kind [default: the newest that has the rule].")
+@click.argument("number", type=TEXT)
+@click.option("--doc", "doc_id", type=TEXT,
+              help="Document id, or cr, mtr, ipg for the newest edition of "
+                   "that kind [default: the newest that has the rule].")
 @db_option
 @format_option
 @json_option
@@ -151,7 +154,7 @@ def refs(number: str, doc_id: str | None, db_path: Path, fmt: str, as_json: bool
 @click.command()
 @click.option("--penalty", type=click.Choice(PENALTIES, case_sensitive=False),
               help="Only the infractions with this penalty.")
-@click.option("--doc", "doc_id", default="ipg", show_default=True,
+@click.option("--doc", "doc_id", type=TEXT, default="ipg", show_default=True,
               help="The Infraction Procedure Guide edition (ipg: the newest).")
 @db_option
 @format_option

@@ -72,6 +72,21 @@ def echo_json(data: Any) -> None:
     echo(json.dumps(data, indent=2, ensure_ascii=False))
 
 
+def is_text(value: str) -> bool:
+    """Whether a command-line value is text: no byte of it failed to decode as UTF-8 (Python
+    keeps such a byte as a lone surrogate)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def undecoded(value: str) -> str:
+    """A value holding undecoded bytes as the shell would show them: "b'\\xff'"."""
+    return repr(os.fsencode(value))
+
+
 def line_width() -> int:
     """The width lines are wrapped to: the terminal's (or COLUMNS), kept to 40-100."""
     try:  # shutil.get_terminal_size, without importing shutil for it

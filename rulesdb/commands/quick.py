@@ -18,7 +18,7 @@ from collections.abc import Callable
 
 from ..errors import InputError, Problem, database_problem
 from . import answers
-from .plain import connected, echo, unreadable
+from .plain import connected, echo, is_text, unreadable
 from .render import output_format
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING: a lookup does not import typing
@@ -52,8 +52,8 @@ class Grammar:
         self.defaults, self.run, self.declined = defaults, run, declined
 
 
-def _text(value: str) -> str:
-    return value
+def _text(value: str) -> str | None:
+    return value if is_text(value) else None
 
 
 _DOC = {"--doc": ("doc_id", _text)}
@@ -126,8 +126,8 @@ def parse(argv: list[str]) -> tuple[str, dict[str, Any], str | None] | None:
         given[parameter] = read(value)
         if given[parameter] is None:
             return None
-    if len(arguments) != 1:
-        return None
+    if len(arguments) != 1 or not is_text(arguments[0]):
+        return None  # click's to read (undecoded bytes: its error)
     return argv[0], {**grammar.defaults, grammar.argument: arguments[0], **given}, db
 
 

@@ -14,6 +14,7 @@ import click
 
 from ..sources.limits import MAX_MB, megabytes
 from .common import (
+    TEXT,
     InputError,
     db_option,
     echo_json,
@@ -177,7 +178,7 @@ def fetch(day: Any, latest: bool, url: str | None, db_path: Path, replace: bool,
 
 
 @click.command()
-@click.argument("doc_ids", nargs=-1, required=True, metavar="ID...")
+@click.argument("doc_ids", type=TEXT, nargs=-1, required=True, metavar="ID...")
 @db_option
 @json_option
 def remove(doc_ids: tuple[str, ...], db_path: Path, as_json: bool) -> None:
