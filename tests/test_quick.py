@@ -49,6 +49,8 @@ def db(bundled_db: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     ["rule", "999.9"], ["rule", "702.19", "--doc", "nope"], ["rule", "702.19", "--doc", "cr"],
     ["glossary", "tapped"], ["glossary", "blockers", "--all"], ["glossary", "trample", "--json"],
     ["glossary", "zzzq"], ["glossary", "zzzq", "--json"], ["glossary", "tap", "--doc", "x"],
+    ["refs", "702.19b"], ["refs", "702.19c", "--format", "markdown"], ["refs", "704.5f", "--json"],
+    ["refs", "4.2", "--doc", "mtr"], ["refs", "999.9"], ["refs", "702.19", "--doc", "nope"],
     ["history", "702.19"], ["history", "702.19", "--json"], ["history", "702", "--all"],
     ["history", "Banding"], ["history", "999.9"],
     ["search", "trample"], ["search", "can a tapped creature block", "--limit", "3"],
@@ -64,7 +66,7 @@ def test_it_answers_as_click_does(db: Path, argv: list[str],
 
 
 @pytest.mark.parametrize("argv", [
-    [], ["--help"], ["--version"], ["docs"], ["refs", "702.19b"], ["rule"],
+    [], ["--help"], ["--version"], ["docs"], ["keywords"], ["refs", "702.19b", "--all"], ["rule"],
     ["rule", "702.19", "702.20"], ["rule", "702.19", "--help"], ["rule", "702.19", "--bogus"],
     ["rule", "702.19", "--tree", "--tree"], ["rule", "702.19", "--tree=1"],
     ["rule", "702.19", "--format", "html"], ["rule", "702.19", "--doc"],
@@ -93,7 +95,7 @@ def test_it_leaves_shell_completion_to_click(db: Path, monkeypatch: pytest.Monke
     assert quick.answer(["rule", "702.19"]) is None
 
 
-TOKENS = ["rule", "glossary", "history", "search", "702.19b", "702", "tapped", "trample",
+TOKENS = ["rule", "glossary", "refs", "history", "search", "702.19b", "702", "tapped", "trample",
           "etb", "999.9", "--doc", "cr", "mtr", "nope", "cr-2025-06-06", "--json", "--format",
           "markdown", "html", "--tree", "--examples", "--no-examples", "--all", "--limit", "2",
           "0", "--all-editions", "--step", "--help", "-x", "--", "--json=1", "--doc=cr"]
@@ -148,7 +150,7 @@ LOADED = ("import sys; before = set(sys.modules); from rulesdb.commands import q
 
 
 @pytest.mark.parametrize("argv", [["rule", "702.19b"], ["glossary", "tapped"],
-                                  ["history", "702.19"]])
+                                  ["refs", "702.19b"], ["history", "702.19"]])
 def test_a_lookup_loads_none_of_what_it_does_without(bundled_db: Path, argv: list[str]) -> None:
     """What a lookup imports is its time (benchmarks/lookups.py): click and what it brings
     are 25-30 ms, the aligner (with dataclasses) 10 ms, pathlib 4 ms, typing 3 ms, textwrap

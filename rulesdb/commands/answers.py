@@ -1,6 +1,6 @@
-"""The answers of the lookups people run most (rule, glossary, history, search), given an open
-database: the click commands and the quick path (rulesdb.commands.quick) both print them, so
-the two print the same. Nothing here needs click."""
+"""The answers of the lookups people run most (rule, glossary, refs, history, search), given
+an open database: the click commands and the quick path (rulesdb.commands.quick) both print
+them, so the two print the same. Nothing here needs click."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from ..errors import InputError
 from ..lookup import lookup, query
 from .plain import NotFound, check_document, echo, echo_json, find_rule_or_fail, not_found
-from .render import glossary_lines, highlight, rule_lines, search_lines
+from .render import glossary_lines, highlight, refs_lines, rule_lines, search_lines
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING: a lookup does not import typing
 if TYPE_CHECKING:
@@ -43,6 +43,18 @@ def glossary(conn: sqlite3.Connection, term: str, doc_id: str | None, every: boo
         raise NotFound(f"no glossary term {term!r}{' for ' + doc_id if doc_id else ''}{hint}")
     if fmt != "json":
         echo("\n".join(glossary_lines(result, fmt, every)).rstrip("\n"))
+
+
+def refs(conn: sqlite3.Connection, number: str, doc_id: str | None, fmt: str) -> None:
+    """Print what a rule cites and what cites it, with the first words of each."""
+    found = find_rule_or_fail(conn, number, doc_id)
+    result = {"document": found["document"], "number": found["number"],
+              "cites": lookup.references_from(conn, [found["id"]])[found["id"]],
+              "cited_by": lookup.references_to(conn, found["id"])}
+    if fmt == "json":
+        echo_json(result)
+        return
+    echo("\n".join(refs_lines(result, fmt)))
 
 
 def history_rule(conn: sqlite3.Connection, number: str, doc_id: str | None) -> dict:

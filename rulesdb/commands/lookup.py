@@ -15,7 +15,6 @@ from .common import (
     check_document,
     db_option,
     echo_json,
-    find_rule_or_fail,
     format_option,
     json_option,
     open_db,
@@ -24,7 +23,6 @@ from .render import (
     infraction_lines,
     keyword_lines,
     output_format,
-    refs_lines,
 )
 
 KINDS = {"ability": "ability", "action": "action", "ability-word": "ability_word"}
@@ -139,16 +137,7 @@ def refs(number: str, doc_id: str | None, db_path: Path, fmt: str, as_json: bool
 
         rulesdb refs 702.19c
     """
-    fmt = output_format(fmt, as_json)
-    conn = open_db(db_path)
-    found = find_rule_or_fail(conn, number, doc_id)
-    result = {"document": found["document"], "number": found["number"],
-              "cites": lookup.references_from(conn, [found["id"]])[found["id"]],
-              "cited_by": lookup.references_to(conn, found["id"])}
-    if fmt == "json":
-        echo_json(result)
-        return
-    click.echo("\n".join(refs_lines(result, fmt)))
+    answers.refs(open_db(db_path), number, doc_id, output_format(fmt, as_json))
 
 
 @click.command()

@@ -1,4 +1,4 @@
-"""The quick path: `rulesdb rule`, `glossary`, `history` and `search` answered without
+"""The quick path: `rulesdb rule`, `glossary`, `refs`, `history` and `search` answered without
 loading click (a third of a lookup's time: click and what it imports take 25-30 ms).
 
 `answer` reads the arguments by the commands' own grammar, the same options as the click
@@ -73,6 +73,11 @@ GRAMMARS = {
         {"doc_id": None, "every": False, "fmt": "text", "as_json": False},
         lambda conn, term, doc_id, every, fmt, as_json: answers.glossary(
             conn, term, doc_id, every, output_format(fmt, as_json))),
+    "refs": Grammar(
+        "number", {**_DOC, **_OUTPUT}, {**_JSON},
+        {"doc_id": None, "fmt": "text", "as_json": False},
+        lambda conn, number, doc_id, fmt, as_json: answers.refs(
+            conn, number, doc_id, output_format(fmt, as_json))),
     "history": Grammar(
         "number", {**_DOC}, {"--all": ("every", True), **_JSON},
         {"doc_id": None, "every": False, "as_json": False},
