@@ -1,8 +1,8 @@
 """The `rulesdb` program (the entry point, and `python -m rulesdb`).
 
-It answers the commonest lookups (rule, glossary, refs, history, search) on the quick path,
-without loading click (rulesdb.commands.quick), and hands everything else to the click command
-group (rulesdb.commands.group), which reads the same arguments the same way.
+It answers the commonest lookups (rule, glossary, refs, history, search, infractions) on the
+quick path, without loading click (rulesdb.commands.quick), and hands everything else to the
+click command group (rulesdb.commands.group), which reads the same arguments the same way.
 """
 
 from __future__ import annotations

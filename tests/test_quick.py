@@ -51,6 +51,10 @@ def db(bundled_db: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     ["glossary", "zzzq"], ["glossary", "zzzq", "--json"], ["glossary", "tap", "--doc", "x"],
     ["refs", "702.19b"], ["refs", "702.19c", "--format", "markdown"], ["refs", "704.5f", "--json"],
     ["refs", "4.2", "--doc", "mtr"], ["refs", "999.9"], ["refs", "702.19", "--doc", "nope"],
+    ["infractions"], ["infractions", "--penalty", "game loss"],
+    ["infractions", "--penalty", "GAME LOSS", "--json"],
+    ["infractions", "--penalty", "Warning", "--format", "markdown"], ["infractions", "--doc", "cr"],
+    ["infractions", "--doc", "nope"], ["infractions", "--doc", "ipg-2024-09-23", "--json"],
     ["history", "702.19"], ["history", "702.19", "--json"], ["history", "702", "--all"],
     ["history", "Banding"], ["history", "999.9"],
     ["search", "trample"], ["search", "can a tapped creature block", "--limit", "3"],
@@ -74,6 +78,7 @@ def test_it_answers_as_click_does(db: Path, argv: list[str],
     ["rule", "702.19", "--db="], ["history", "702.19", "--step", "cr-2025-06-06"],
     ["search", "x", "--limit", "0"], ["search", "x", "--limit", "501"],
     ["search", "x", "--limit", "ten"], ["search", "x", "--limit", "+5"],
+    ["infractions", "702.19"], ["infractions", "--penalty", "loss"], ["infractions", "--penalty"],
 ])
 def test_it_declines_what_click_alone_reads(db: Path, argv: list[str],
                                             capsys: pytest.CaptureFixture[str]) -> None:
@@ -95,7 +100,8 @@ def test_it_leaves_shell_completion_to_click(db: Path, monkeypatch: pytest.Monke
     assert quick.answer(["rule", "702.19"]) is None
 
 
-TOKENS = ["rule", "glossary", "refs", "history", "search", "702.19b", "702", "tapped", "trample",
+TOKENS = ["rule", "glossary", "refs", "history", "search", "infractions", "--penalty",
+          "game loss", "702.19b", "702", "tapped", "trample",
           "etb", "999.9", "--doc", "cr", "mtr", "nope", "cr-2025-06-06", "--json", "--format",
           "markdown", "html", "--tree", "--examples", "--no-examples", "--all", "--limit", "2",
           "0", "--all-editions", "--step", "--help", "-x", "--", "--json=1", "--doc=cr"]
@@ -111,7 +117,7 @@ def test_any_arguments_are_answered_as_click_does_or_declined(
         assert answered == expected
 
 
-SAMPLES = {"--doc": "cr", "--format": "markdown", "--limit": "7"}
+SAMPLES = {"--doc": "cr", "--format": "markdown", "--limit": "7", "--penalty": "game LOSS"}
 
 
 @pytest.mark.parametrize("name", sorted(quick.GRAMMARS))
@@ -125,14 +131,15 @@ def test_its_grammar_is_the_click_commands(name: str, db: Path) -> None:
     assert options == set(grammar.values) | set(grammar.flags) | grammar.declined | {quick.DB}
 
     def read(*args: str) -> dict:
-        params = command.make_context(name, ["x", *args]).params
+        params = command.make_context(name, [*positional, *args]).params
         params.pop("db_path")
         return {k: v for k, v in params.items()
                 if not {f"--{k}", f"--{k.replace('_', '-')}"} & grammar.declined}
 
+    positional = ["x"] if grammar.argument else []
     for args in [[], *([flag] for flag in grammar.flags),
                  *([option, SAMPLES[option]] for option in grammar.values)]:
-        parsed = quick.parse([name, "x", *args])
+        parsed = quick.parse([name, *positional, *args])
         assert parsed is not None, args
         assert parsed[1] == read(*args), args
 
@@ -150,7 +157,8 @@ LOADED = ("import sys; before = set(sys.modules); from rulesdb.commands import q
 
 
 @pytest.mark.parametrize("argv", [["rule", "702.19b"], ["glossary", "tapped"],
-                                  ["refs", "702.19b"], ["history", "702.19"]])
+                                  ["refs", "702.19b"], ["history", "702.19"],
+                                  ["infractions", "--penalty", "game loss"]])
 def test_a_lookup_loads_none_of_what_it_does_without(bundled_db: Path, argv: list[str]) -> None:
     """What a lookup imports is its time (benchmarks/lookups.py): click and what it brings
     are 25-30 ms, the aligner (with dataclasses) 10 ms, pathlib 4 ms, typing 3 ms, textwrap

@@ -1,6 +1,7 @@
-"""The answers of the lookups people run most (rule, glossary, refs, history, search), given
-an open database: the click commands and the quick path (rulesdb.commands.quick) both print
-them, so the two print the same. Nothing here needs click."""
+"""The answers of the lookups people run most (rule, glossary, refs, history, search,
+infractions), given an open database: the click commands and the quick path
+(rulesdb.commands.quick) both print them, so the two print the same. Nothing here needs
+click."""
 
 from __future__ import annotations
 
@@ -10,7 +11,14 @@ from collections.abc import Iterator
 from ..errors import InputError
 from ..lookup import lookup, query
 from .plain import NotFound, check_document, echo, echo_json, find_rule_or_fail, not_found
-from .render import glossary_lines, highlight, refs_lines, rule_lines, search_lines
+from .render import (
+    glossary_lines,
+    highlight,
+    infraction_lines,
+    refs_lines,
+    rule_lines,
+    search_lines,
+)
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING: a lookup does not import typing
 if TYPE_CHECKING:
@@ -55,6 +63,22 @@ def refs(conn: sqlite3.Connection, number: str, doc_id: str | None, fmt: str) ->
         echo_json(result)
         return
     echo("\n".join(refs_lines(result, fmt)))
+
+
+def infractions(conn: sqlite3.Connection, penalty: str | None, doc_id: str, fmt: str) -> None:
+    """Print the infractions of an Infraction Procedure Guide (those with `penalty` when
+    given) with their penalties."""
+    doc_id = check_document(conn, doc_id)
+    found = query.infractions(conn, doc_id=doc_id, penalty=penalty)
+    for item in found:
+        del item["rule_id"]
+    if fmt == "json":
+        echo_json(found)
+    if not found:
+        raise NotFound(f"no infraction{' with the penalty ' + penalty if penalty else ''} "
+                       f"in {doc_id}")
+    if fmt != "json":
+        echo("\n".join(infraction_lines(found, fmt)))
 
 
 def history_rule(conn: sqlite3.Connection, number: str, doc_id: str | None) -> dict:

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from ..ingest.policy_names import PENALTIES
-from ..lookup import lookup, query
+from ..lookup import lookup
 from . import answers
 from .common import (
     TEXT,
@@ -20,7 +20,6 @@ from .common import (
     open_db,
 )
 from .render import (
-    infraction_lines,
     keyword_lines,
     output_format,
 )
@@ -160,19 +159,7 @@ def infractions(penalty: str | None, doc_id: str, db_path: Path, fmt: str,
 
         rulesdb infractions --penalty "game loss"
     """
-    fmt = output_format(fmt, as_json)
-    conn = open_db(db_path)
-    doc_id = check_document(conn, doc_id)
-    found = query.infractions(conn, doc_id=doc_id, penalty=penalty)
-    for item in found:
-        del item["rule_id"]
-    if fmt == "json":
-        echo_json(found)
-    if not found:
-        raise NotFound(f"no infraction{' with the penalty ' + penalty if penalty else ''} "
-                       f"in {doc_id}")
-    if fmt != "json":
-        click.echo("\n".join(infraction_lines(found, fmt)))
+    answers.infractions(open_db(db_path), penalty, doc_id, output_format(fmt, as_json))
 
 
 COMMANDS = [search, glossary, keywords, refs, infractions]

@@ -1,5 +1,6 @@
-"""The quick path: `rulesdb rule`, `glossary`, `refs`, `history` and `search` answered without
-loading click (a third of a lookup's time: click and what it imports take 25-30 ms).
+"""The quick path: `rulesdb rule`, `glossary`, `refs`, `history`, `search` and `infractions`
+answered without loading click (a third of a lookup's time: click and what it imports take
+25-30 ms).
 
 `answer` reads the arguments by the commands' own grammar, the same options as the click
 commands (a test holds the two together), and prints what the click command prints, through
@@ -17,6 +18,7 @@ import sqlite3
 from collections.abc import Callable
 
 from ..errors import InputError, Problem, database_problem
+from ..ingest.policy_names import PENALTIES
 from . import answers
 from .plain import connected, echo, is_text, unreadable
 from .render import output_format
@@ -38,18 +40,25 @@ def _format(value: str) -> str | None:
 
 
 class Grammar:
-    """One command's arguments: its one argument, the options that take a value (with a
-    reader that gives None for a value the quick path declines), the flags with the value
-    each sets, every parameter's default, how the answer is printed, and the options only
-    click reads."""
+    """One command's arguments: its one argument (None: it takes none), the options that take
+    a value (with a reader that gives None for a value the quick path declines), the flags
+    with the value each sets, every parameter's default, how the answer is printed, and the
+    options only click reads."""
 
     __slots__ = ("argument", "declined", "defaults", "flags", "run", "values")
 
-    def __init__(self, argument: str, values: dict[str, tuple[str, Callable[[str], Any]]],
+    def __init__(self, argument: str | None, values: dict[str, tuple[str, Callable[[str], Any]]],
                  flags: dict[str, tuple[str, Any]], defaults: dict[str, Any],
                  run: Callable[..., None], declined: frozenset[str] = frozenset()) -> None:
         self.argument, self.values, self.flags = argument, values, flags
         self.defaults, self.run, self.declined = defaults, run, declined
+
+
+def _penalty(value: str) -> str | None:
+    """--penalty as click.Choice(PENALTIES, case_sensitive=False) reads it: the penalty as
+    the IPG names it, whatever the case typed."""
+    return next((penalty for penalty in PENALTIES if penalty.casefold() == value.casefold()),
+                None)
 
 
 def _text(value: str) -> str | None:
@@ -78,6 +87,11 @@ GRAMMARS = {
         {"doc_id": None, "fmt": "text", "as_json": False},
         lambda conn, number, doc_id, fmt, as_json: answers.refs(
             conn, number, doc_id, output_format(fmt, as_json))),
+    "infractions": Grammar(
+        None, {"--doc": ("doc_id", _text), "--penalty": ("penalty", _penalty), **_OUTPUT},
+        {**_JSON}, {"doc_id": "ipg", "penalty": None, "fmt": "text", "as_json": False},
+        lambda conn, penalty, doc_id, fmt, as_json: answers.infractions(
+            conn, penalty, doc_id, output_format(fmt, as_json))),
     "history": Grammar(
         "number", {**_DOC}, {"--all": ("every", True), **_JSON},
         {"doc_id": None, "every": False, "as_json": False},
@@ -131,6 +145,8 @@ def parse(argv: list[str]) -> tuple[str, dict[str, Any], str | None] | None:
         given[parameter] = read(value)
         if given[parameter] is None:
             return None
+    if grammar.argument is None:
+        return (argv[0], {**grammar.defaults, **given}, db) if not arguments else None
     if len(arguments) != 1 or not is_text(arguments[0]):
         return None  # click's to read (undecoded bytes: its error)
     return argv[0], {**grammar.defaults, grammar.argument: arguments[0], **given}, db
