@@ -104,13 +104,15 @@ def history(conn: sqlite3.Connection, number: str, doc_id: str | None, every: bo
         return
     if every:
         lines = history_lines(versions.streamed_history(conn, found), every=True)
-    elif subtree.outgrown(conn, found["id"]):  # a chapter: its versions are never read whole
-        lines = summary_lines(found, subtree.summary(conn, found["id"]))
     else:
-        sizes: dict[int, int] = {}
-        entries = versions.rule_history(conn, found, sizes)
-        lines = (summary_lines(found, subtree.summary(conn, found["id"]))
-                 if subtree.summarized(conn, found["id"], sizes) else history_lines(entries))
+        sizes: dict[int, int] = {}  # the versions' sizes, read with their texts
+        # a chapter's versions are never read whole: it is summed up on its own size
+        entries = None if subtree.outgrown(conn, found["id"]) else versions.rule_history(
+            conn, found, sizes)
+        if entries is None or subtree.summarized(conn, found["id"], sizes):
+            lines = summary_lines(found, subtree.summary(conn, found["id"]))
+        else:
+            lines = history_lines(entries)
     for line in lines:
         echo(line)
 

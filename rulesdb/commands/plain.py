@@ -99,10 +99,7 @@ def line_width() -> int:
 def wrap(text: str, indent: str = "") -> str:
     """`text` wrapped to the terminal width, paragraph by paragraph."""
     width = line_width()
-    return "\n".join(
-        fill(paragraph, width, indent)
-        for paragraph in text.split("\n")
-    )
+    return "\n".join(fill(paragraph, width, indent) for paragraph in text.split("\n"))
 
 
 def unreadable(db_path: Path | None, problem: str) -> str:

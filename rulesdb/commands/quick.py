@@ -88,7 +88,7 @@ GRAMMARS = {
         lambda conn, number, doc_id, fmt, as_json: answers.refs(
             conn, number, doc_id, output_format(fmt, as_json))),
     "infractions": Grammar(
-        None, {"--doc": ("doc_id", _text), "--penalty": ("penalty", _penalty), **_OUTPUT},
+        None, {**_DOC, "--penalty": ("penalty", _penalty), **_OUTPUT},
         {**_JSON}, {"doc_id": "ipg", "penalty": None, "fmt": "text", "as_json": False},
         lambda conn, penalty, doc_id, fmt, as_json: answers.infractions(
             conn, penalty, doc_id, output_format(fmt, as_json))),
