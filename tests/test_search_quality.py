@@ -4,6 +4,8 @@ project's own set before issue 37, real people's questions after its second stag
 
 from __future__ import annotations
 
+import pytest
+
 from rulesdb.lookup.query import connect
 from rulesdb.lookup.search import current_edition
 
@@ -86,3 +88,19 @@ def test_the_real_questions_keep_what_the_second_stage_gained(history_db):
             beside = module.scores(module.evaluate(db, questions))
             assert all(beside[k] >= alone[k] - 0.04 for k in ("recall@1", "recall@5")), (
                 half, alone, beside)
+
+
+@pytest.mark.parametrize(("query", "names"), [
+    ("My opponent controls Stony Silence, can I still tap my Ancient Den for mana?", True),
+    ("if I attack with Llanowar Elves and it gets blocked", True),
+    ("Does a token hit the graveyard?", False),
+    ("What Happens If Your Commander Dies?", False),  # title case: capitals name nothing
+    ("I cast it. Then my creature with Trample is blocked", False),  # a rules word
+    ("can I respond? Yes I can", False),  # a sentence's first word
+    ("I, Player 1, cast it in MTG", False),
+    ("Is Phyrexian Tower's second ability a mana ability?", True),
+])
+def test_a_question_names_a_card_by_a_capitalized_name_the_rules_do_not_use(query, names):
+    words = {"trample", "commander", "token", "creature", "mana", "ability", "player", "i",
+             "mtg"}
+    assert quality().names_card(query, words) is names
