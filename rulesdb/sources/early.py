@@ -1,7 +1,9 @@
-"""The text of release files whose reading takes long (PDF: 0.3-0.45 s, .docx: 0.15 s), read
+"""The text of release files whose reading takes long (PDF: 0.3-0.55 s, .docx: 0.15 s), read
 in a worker process from the moment `rulesdb add` starts, while the modules the add needs are
-imported (0.2 s): a PDF's add takes 0.08-0.1 s less, a .docx's 0.04 s. A .doc or .rtf file,
-read in 0.01-0.02 s, is not worth the worker. `parse_release` takes the text from the worker
+imported (0.2 s): a PDF's add takes 0.08-0.1 s less, a .docx's 0.04 s. A PDF's pages are read
+by PDF_PARTS workers, each its share (rulesdb.ingest.pdf_parts joins them): one worker
+outlasted the imports by 0.1-0.25 s. A .doc or .rtf file, read in 0.01-0.02 s, is not worth
+the worker. `parse_release` takes the text from the worker
 (rulesdb.sources.release); without a worker (see rulesdb.background), or when the worker
 failed, the text is read when it is needed.
 
