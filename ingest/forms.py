@@ -66,11 +66,18 @@ def release_text(data: bytes, notes: list[str] | None = None,
     else:
         from .pdf_text import pdf_text
         text = pdf_text(data, max_bytes, notes)
+    return form, read_as_text(form, text, notes, max_bytes)
+
+
+def read_as_text(form: str, text: str, notes: list[str] | None = None,
+                 max_bytes: int = DEFAULT_MAX_BYTES) -> str:
+    """The `text` a reader read from a file of `form`, checked and read as a text file's is;
+    ParseError when it is empty or larger than `max_bytes`."""
     if not text.strip():
         raise ParseError(f"{NAMES[form]} with no text", 0)
     if len(text) > max_bytes:
         raise ParseError(f"{NAMES[form]} whose text is larger than "
                          f"{max_bytes / 1024 / 1024:.3g} MB, the most read (--max-mb)", 0)
-    # the readers' text is read as a text file's is: no invisible characters, line breaks
-    # as "\n"; a control character left (a PDF font's glyph mapped to none) is no text
-    return form, decode(_CONTROL.sub("", text).encode("utf-8"), notes)
+    # no invisible characters, line breaks as "\n"; a control character left (a PDF font's
+    # glyph mapped to none) is no text
+    return decode(_CONTROL.sub("", text).encode("utf-8"), notes)

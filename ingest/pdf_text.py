@@ -17,11 +17,9 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
 from .model import ParseError
-from .pdf_lines import HYPHEN_JOINED, PrintedLine, paragraphs
+from .pdf_lines import HYPHEN_JOINED, PrintedLine
+from .pdf_parts import MAX_PAGES, PdfPart, pdf_joined
 
-MAX_PAGES = 5000  # a release has 200-300 pages; beyond this a file is no rules document
-# pages without text that make a PDF a scan, beyond any blank page a document may have
-_SCAN_SHARE = 0.5
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 # where a line's first word ends: at a space, or after a hyphen (a line may wrap there; a
 # dash is not taken for a place every typesetter wraps at)
@@ -30,45 +28,42 @@ _WORD_END = re.compile(r"[ \t]|(?<=[-\ufffe])")
 # superscript is raised a third of it, the next line set a whole height and more below
 _SAME_BASELINE = 0.5
 _MAY_COPY = 1 << 4  # the permission (bit 5) to copy or extract a PDF's text
-READ_WITH_PDFIUM = "text read from a PDF: its lines joined into paragraphs by their layout"
 
 
 def pdf_text(data: bytes, max_bytes: int, notes: list[str] | None = None) -> str:
     """The text of the PDF `data`, one paragraph a line; ParseError with one line when it
     cannot be read, has no text layer, or its text passes `max_bytes`."""
+    return pdf_joined([pdf_part(data, max_bytes)], max_bytes, notes)
+
+
+def pdf_part(data: bytes, max_bytes: int, part: int = 0, parts: int = 1) -> PdfPart:
+    """The lines of the `part`-th of `parts` equal shares of the PDF's pages (by their order),
+    read up to the first page that cannot be read, or that takes the share's text past
+    `max_bytes`: the shares read apart (in worker processes) join as the whole read at once
+    would (`pdf_joined`)."""
     try:
         document = pdfium.PdfDocument(data)
     except pdfium.PdfiumError as exc:
-        raise ParseError(_unopened(str(exc)), 0) from None
+        return PdfPart(None, [], _unopened(str(exc)))
     try:
-        if notes is not None:
-            notes.extend(_locks(document))
+        locks = tuple(_locks(document)) if part == 0 else ()
         count = len(document)
-        if count == 0:
-            raise ParseError("a PDF document with no pages", 0)
+        pages: list[list[PrintedLine]] = []
         if count > MAX_PAGES:
-            raise ParseError(f"a PDF document of {count} pages, more than the {MAX_PAGES} a "
-                             "rules document could have: not read", 0)
-        lines: list[PrintedLine] = []
-        empty, size = 0, 0
-        for index in range(count):
-            page_lines = _page_lines(document, index)
-            empty += not page_lines
+            return PdfPart(count, pages, locks=locks)
+        size = 0
+        for index in range(count * part // parts, count * (part + 1) // parts):
+            try:
+                page_lines = _page_lines(document, index)
+            except ParseError as exc:
+                return PdfPart(count, pages, exc.message, locks)
+            pages.append(page_lines)
             size += sum(len(line.text) for line in page_lines)
-            if size > max_bytes:
-                raise ParseError(f"a PDF document whose text is larger than "
-                                 f"{max_bytes / 1024 / 1024:.3g} MB, the most read (--max-mb)", 0)
-            lines.extend(page_lines)
+            if size > max_bytes:  # the whole is larger still: `pdf_joined` refuses it
+                break
+        return PdfPart(count, pages, locks=locks)
     finally:
         document.close()
-    if empty == count or empty > _SCAN_SHARE * count:
-        what = "none of its" if empty == count else f"{empty} of its {count}"
-        raise ParseError(f"a PDF document with no text layer on {what} pages: a scan (pictures "
-                         "of pages) cannot be read; the release's .txt, .docx or a PDF with "
-                         "text is needed", 0)
-    if notes is not None:
-        notes.append(READ_WITH_PDFIUM)
-    return paragraphs(lines)
 
 
 def _locks(document: pdfium.PdfDocument) -> list[str]:

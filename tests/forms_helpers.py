@@ -1,7 +1,7 @@
 """Small release files in the forms Wizards publishes besides text, made for the tests: a
 .docx (a ZIP of WordprocessingML), an RTF document, and a PDF typeset with PDFium (each
 paragraph wrapped at the right margin as a word processor wraps it, an empty paragraph an
-empty line)."""
+empty line); and such files damaged at random (`damaged`, a hypothesis strategy)."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from html import escape
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
+from hypothesis import strategies as st
 
 W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
 CONTENT_TYPES = (
@@ -216,3 +217,22 @@ def owner_locked_pdf(text: str, permissions: int = COPY_FORBIDDEN) -> bytes:
              f"/Encrypt {size} 0 R/ID[<{doc_id.hex()}><{doc_id.hex()}>]/Prev {previous}>>\n"
              f"startxref\n{xref}\n%%EOF\n").encode()
     return bytes(data)
+
+
+@st.composite
+def damaged(draw: st.DrawFn, data: bytes) -> bytes:
+    """`data` cut short, with bytes overwritten, or with a stretch lost or doubled."""
+    out = bytearray(data)
+    for _ in range(draw(st.integers(1, 4))):
+        kind = draw(st.sampled_from(["cut", "flip", "lose", "double"]))
+        at = draw(st.integers(0, max(0, len(out) - 1)))
+        if kind == "cut":
+            del out[max(at, 1):]
+        elif kind == "flip":
+            length = draw(st.integers(1, 64))
+            out[at:at + length] = draw(st.binary(min_size=length, max_size=length))
+        elif kind == "lose":
+            del out[at:at + draw(st.integers(1, 4096))]
+        else:
+            out[at:at] = out[at:at + draw(st.integers(1, 4096))]
+    return bytes(out)

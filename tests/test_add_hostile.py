@@ -194,10 +194,10 @@ import os, signal, sys
 from rulesdb.sources import early
 from rulesdb.ingest.model import ParseError
 
-def die(data, max_bytes):
+def die(data, max_bytes, part, parts):
     os.kill(os.getpid(), signal.SIGSEGV)
 
-early.read_text = die
+early.read_pdf_part = die
 try:
     early.read_pdf(b"%PDF-1.4", 1000)
 except ParseError as exc:

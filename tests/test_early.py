@@ -23,7 +23,7 @@ import sys
 from pathlib import Path
 from rulesdb.background import can_fork
 from rulesdb.ingest.model import ParseError
-from rulesdb.sources.early import EarlyText, read_early, read_text
+from rulesdb.sources.early import PDF_PARTS, EarlyText, read_early, read_text
 
 if not can_fork():
     print("no fork")
@@ -36,7 +36,9 @@ for path in paths:
     if path.suffix not in (".pdf", ".docx"):
         continue
     text = early[path.resolve()]
-    assert text.worker.pid is not None  # read in a worker
+    # read in a worker, a PDF in as many as it has shares
+    assert len(text.workers) == (PDF_PARTS if path.suffix == ".pdf" else 1)
+    assert all(worker.pid is not None for worker in text.workers)
     data = path.read_bytes()
     here = read_text(data, 10_000_000)
     if len(here) == 2:  # (message, offset) of the ParseError: the file cannot be read
@@ -52,7 +54,7 @@ for path in paths:
 assert read_early([Path("/dev/zero"), folder / "r.pdf", folder / "gone.pdf"], 100) == {}
 # bytes that changed since the worker started are read again
 changed = EarlyText(b"one", 100)
-assert changed.result(b"two") is None and changed.worker.pid is None
+assert changed.result(b"two") is None and changed.workers[0].pid is None
 print("ok")
 """
 

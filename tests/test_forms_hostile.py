@@ -19,7 +19,7 @@ from rulesdb.ingest.forms import release_text
 from rulesdb.ingest.model import ParseError
 
 from conftest import SOURCES
-from forms_helpers import ENCRYPTED_PDF, docx, pdf, rtf
+from forms_helpers import ENCRYPTED_PDF, damaged, docx, pdf, rtf
 from test_add import release
 
 HISTORY = SOURCES.parent / "history"
@@ -146,25 +146,6 @@ def test_max_mb_bounds_what_a_docx_inflates_to(tmp_path):
 FORMS = {"docx": docx(release().split("\n")), "rtf": rtf(release()),
          "pdf": pdf(release(), lines_per_page=20), "doc": DOC}
 SECONDS = 20  # far beyond any read: a damaged file that takes longer hangs
-
-
-@st.composite
-def damaged(draw: st.DrawFn, data: bytes) -> bytes:
-    """`data` cut short, with bytes overwritten, or with a stretch lost or doubled."""
-    out = bytearray(data)
-    for _ in range(draw(st.integers(1, 4))):
-        kind = draw(st.sampled_from(["cut", "flip", "lose", "double"]))
-        at = draw(st.integers(0, max(0, len(out) - 1)))
-        if kind == "cut":
-            del out[max(at, 1):]
-        elif kind == "flip":
-            length = draw(st.integers(1, 64))
-            out[at:at + length] = draw(st.binary(min_size=length, max_size=length))
-        elif kind == "lose":
-            del out[at:at + draw(st.integers(1, 4096))]
-        else:
-            out[at:at] = out[at:at + draw(st.integers(1, 4096))]
-    return bytes(out)
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow,

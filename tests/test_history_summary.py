@@ -14,6 +14,8 @@ import click
 import pytest
 
 from rulesdb.lineage import subtree, versions
+from rulesdb.lineage.fold import fold_history
+from rulesdb.site import feeds, histories
 from rulesdb.site.serve import make_datasette
 
 from edition_helpers import make_db, run
@@ -101,6 +103,35 @@ def test_the_sizes_a_history_read_give_the_same_answer(db, monkeypatch, limit):
     if limit == 10:  # summed up for another version only
         assert subtree.summarized(conn, rule_id(db, A, "7"))
         assert not subtree.outgrown(conn, rule_id(db, A, "7"))
+
+
+@pytest.mark.parametrize("limit", [2, 4, 9, 10, 12])
+def test_the_site_and_the_cli_show_the_same_history_of_every_rule(db, monkeypatch, limit):
+    """The history page, the rule page, the feed and `rulesdb history` sum up the histories
+    `summarized` sums up asking the database alone (A's 7 holds 9 rules and C's 11: at 10,
+    only another version is too large), and otherwise show the versions (folded) the command
+    shows."""
+    monkeypatch.setattr(subtree, "SUMMARY_AFTER", limit)
+    conn = sqlite3.connect(db)
+    conn.row_factory = sqlite3.Row
+    for rule in [dict(row) for row in conn.execute("SELECT * FROM rules ORDER BY id")]:
+        doc, number = rule["document"], rule["number"]
+        summed = subtree.summarized(conn, rule["id"])
+        page = histories.history_page(conn, doc, number)
+        shown = click.unstyle(run("history", number, "--doc", doc, "--db", str(db)).output)
+        feed = feeds.history_feed(conn, doc, number, lambda path: path)
+        assert (page["template"] == "rulesdb_history_summary.html") == summed, number
+        assert histories.rule_history(conn, doc, number)["summarized"] == summed, number
+        assert shown.startswith(f"{number} holds more than {limit} rules") == summed, number
+        assert (", summed up</title>" in feed) == summed, number
+        if summed:
+            assert [(s["new_doc"], s["counts"]) for s in page["steps"]] == [
+                (s["new_doc"], s["counts"]) for s in subtree.summary(conn, rule["id"])]
+        else:
+            assert [(v["doc"], v["number"], v["text"]) for v in page["versions"]] == [
+                (v["doc"], v["number"], v["text"])
+                for v in fold_history(versions.rule_history(conn, rule))
+                if v["change"] != "concept"], number
 
 
 def test_the_step_of_one_release_has_the_words_of_the_changes_inside(db):

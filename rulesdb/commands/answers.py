@@ -105,11 +105,8 @@ def history(conn: sqlite3.Connection, number: str, doc_id: str | None, every: bo
     if every:
         lines = history_lines(versions.streamed_history(conn, found), every=True)
     else:
-        sizes: dict[int, int] = {}  # the versions' sizes, read with their texts
-        # a chapter's versions are never read whole: it is summed up on its own size
-        entries = None if subtree.outgrown(conn, found["id"]) else versions.rule_history(
-            conn, found, sizes)
-        if entries is None or subtree.summarized(conn, found["id"], sizes):
+        entries = subtree.complete_history(conn, found)
+        if entries is None:
             lines = summary_lines(found, subtree.summary(conn, found["id"]))
         else:
             lines = history_lines(entries)

@@ -24,7 +24,7 @@ from __future__ import annotations
 import sqlite3
 from collections import Counter
 
-from . import wordiff
+from . import versions, wordiff
 from .query import OP_ORDER, diff, in_section
 from .words import counted
 
@@ -80,6 +80,18 @@ def outgrown(conn: sqlite3.Connection, rule_id: int) -> bool:
     """Whether the rule is a heading that holds more than SUMMARY_AFTER rules itself: its
     history is a summary whatever its other versions hold (`summarized` asks them too)."""
     return _heading(conn, rule_id) and subtree_size(conn, [rule_id]) > SUMMARY_AFTER
+
+
+def complete_history(conn: sqlite3.Connection, rule: Row) -> list[Row] | None:
+    """The versions of `rule` (`versions.rule_history`) when its history shows them all, None
+    when it is summed up (`summarized`): what `rulesdb history` and the site both show, each
+    version's subtree read once (a chapter's versions are never read: it is summed up on its
+    own size)."""
+    if outgrown(conn, rule["id"]):
+        return None
+    sizes: dict[int, int] = {}  # the versions' sizes, read with their texts
+    entries = versions.rule_history(conn, rule, sizes)
+    return None if summarized(conn, rule["id"], sizes) else entries
 
 
 def _heading(conn: sqlite3.Connection, rule_id: int) -> bool:

@@ -126,10 +126,11 @@ def history_feed(conn: sqlite3.Connection, doc: str, number: str, url: Url) -> s
     rule = histories.the_rule(conn, doc, number)
     if rule is None:
         return None
-    if subtree.summarized(conn, rule["id"]):
+    found = subtree.complete_history(conn, rule)
+    if found is None:
         return summary_feed(conn, rule, url)
-    found = histories.versions(conn, doc, number) or []
-    chain = [item for item in fold_history(found) if item["change"] != "concept"]
+    chain = [item for item in fold_history(histories.versions(rule, found))
+             if item["change"] != "concept"]
     dates = dict(conn.execute("SELECT id, effective_date FROM documents").fetchall())
     path = f"{rule_url(doc, number)}/history"
     feed = _feed(f"history/{doc}/{number}", f"History of {number} ({doc})",

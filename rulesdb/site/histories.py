@@ -22,16 +22,13 @@ STEPS_PER_PAGE = 20  # releases of a summary per page
 CHANGES_PER_PAGE = 50  # changes of one step shown word by word per page
 
 
-def versions(conn: sqlite3.Connection, doc_id: str, number: str) -> list[Row] | None:
-    """`lineage.versions.history` with a page URL on each entry; None when there is no
-    rule."""
-    found = lineage_versions.history(conn, number, doc_id)
-    if found is None:
-        return None
-    for entry in found:
+def versions(rule: Row, entries: list[Row]) -> list[Row]:
+    """`entries`, the versions of `rule` (`subtree.complete_history`), with a page URL on
+    each and whether it is `rule`."""
+    for entry in entries:
         linked(entry)
-        entry["current"] = (entry["doc"], entry["number"]) == (doc_id, number)
-    return found
+        entry["current"] = (entry["doc"], entry["number"]) == (rule["document"], rule["number"])
+    return entries
 
 
 def linked(entry: Row) -> Row:
@@ -57,20 +54,22 @@ def history_page(conn: sqlite3.Connection, doc_id: str, number: str, page: int =
     rule = the_rule(conn, doc_id, number)
     if rule is None:
         return None
-    if subtree.summarized(conn, rule["id"]):
+    found = subtree.complete_history(conn, rule)
+    if found is None:
         if step is not None:
             return step_page(conn, rule, step, page)
         return summary_page(conn, rule, page)
     if step is not None or page != 1:
         return None
-    return full_page(conn, rule)
+    return full_page(conn, rule, found)
 
 
-def full_page(conn: sqlite3.Connection, rule: Row) -> Row:
-    """Every version of a rule across editions, oldest first, each compared word by word with
-    the version before it, and the related texts of other documents."""
+def full_page(conn: sqlite3.Connection, rule: Row, found: list[Row]) -> Row:
+    """Every version of a rule across editions (`found`: `subtree.complete_history`), oldest
+    first, each compared word by word with the version before it, and the related texts of
+    other documents."""
     doc_id = rule["document"]
-    entries = fold_history(versions(conn, doc_id, rule["number"]) or [])
+    entries = fold_history(versions(rule, found))
     chain: list[dict[str, Any]] = []
     for shown in steps([e for e in entries if e["change"] != "concept"]):
         entry, previous = shown.item, shown.before
@@ -172,11 +171,12 @@ def rule_history(conn: sqlite3.Connection, doc_id: str, number: str) -> Row:
     """What a rule's page says of its history: the versions as its history page names them
     (folded, with their labels), or for a large subtree how many releases changed it."""
     rule = the_rule(conn, doc_id, number)
-    if rule is None or subtree.summarized(conn, rule["id"]):
-        found = subtree.summary(conn, rule["id"]) if rule else []
-        return {"summarized": True, "changed": max(0, len(found) - 1),
-                "releases": sum(1 + len(item["run"]) for item in found), "versions": []}
-    entries = fold_history(versions(conn, doc_id, rule["number"]) or [])
+    found = subtree.complete_history(conn, rule) if rule else None
+    if found is None:
+        summed = subtree.summary(conn, rule["id"]) if rule else []
+        return {"summarized": True, "changed": max(0, len(summed) - 1),
+                "releases": sum(1 + len(item["run"]) for item in summed), "versions": []}
+    entries = fold_history(versions(rule, found))
     shown = []
     for item in steps(entries):
         entry = item.item

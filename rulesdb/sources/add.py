@@ -136,11 +136,17 @@ def add_sources(db_path: Path, sources: list[Source], *, replace: bool = False,
         finally:
             shutil.rmtree(folder, ignore_errors=True)
     with collector_paused():
-        workers = warm_up()  # the layers' worker imports spaCy while the sources are parsed
+        # the layers' worker imports spaCy while the sources are parsed, or, while workers
+        # read their texts (rulesdb.sources.early), once they are done: it has time to
+        # spare, they do not, and the machine may have two cores
+        reading = any(source.early is not None for source in sources)
+        workers = {} if reading else warm_up()
         try:
             # the sources are parsed before the write lock is taken: reading a file (PDFium
             # is C code) cannot leave the lock behind, whatever befalls it
             begun = _parse_all(sources, options, step)
+            if reading:
+                workers = warm_up()
             # another add would drop this one's editions
             with writing(db_path), write_failures(db_path):
                 return _add(db_path, begun, options, on_added, step, started, workers,

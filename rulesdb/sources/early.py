@@ -1,7 +1,9 @@
-"""The text of release files whose reading takes long (PDF: 0.3-0.45 s, .docx: 0.15 s), read
+"""The text of release files whose reading takes long (PDF: 0.3-0.55 s, .docx: 0.15 s), read
 in a worker process from the moment `rulesdb add` starts, while the modules the add needs are
-imported (0.2 s): a PDF's add takes 0.08-0.1 s less, a .docx's 0.04 s. A .doc or .rtf file,
-read in 0.01-0.02 s, is not worth the worker. `parse_release` takes the text from the worker
+imported (0.2 s): a PDF's add takes 0.08-0.1 s less, a .docx's 0.04 s. A PDF's pages are read
+by PDF_PARTS workers, each its share (rulesdb.ingest.pdf_parts joins them): one worker
+outlasted the imports by 0.1-0.25 s. A .doc or .rtf file, read in 0.01-0.02 s, is not worth
+the worker. `parse_release` takes the text from the worker
 (rulesdb.sources.release); without a worker (see rulesdb.background), or when the worker
 failed, the text is read when it is needed.
 
@@ -16,13 +18,18 @@ from __future__ import annotations
 import signal
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from ..background import Background, WorkerDied, can_fork
-from ..ingest.forms import DOCX, PDF, form_of, release_text
+from ..ingest.forms import DOCX, PDF, form_of, read_as_text, release_text
 from ..ingest.model import ParseError
+
+if TYPE_CHECKING:  # the workers are forked before the readers load
+    from ..ingest.pdf_parts import PdfPart
 
 SLOW = (PDF, DOCX)  # the forms whose text is read early
 PDF_MEMORY = 512 * 1024 * 1024  # bytes a PDF's reader may take beyond the add's own
+PDF_PARTS = 2  # workers reading a PDF, each its share of the pages
 
 
 def read_text(data: bytes, max_bytes: int) -> tuple[str, str, list[str]] | tuple[str, int]:
@@ -38,41 +45,71 @@ def read_text(data: bytes, max_bytes: int) -> tuple[str, str, list[str]] | tuple
     return form, text, notes
 
 
+def read_pdf_part(data: bytes, max_bytes: int, part: int, parts: int) -> PdfPart:
+    """`pdf_text.pdf_part` of a PDF, in a bounded worker (whose Python may run out of
+    memory)."""
+    from ..ingest.pdf_parts import PdfPart
+    from ..ingest.pdf_text import pdf_part
+
+    try:
+        return pdf_part(data, max_bytes, part, parts)
+    except MemoryError:
+        return PdfPart(None, [], _too_large())
+
+
 def _too_large() -> str:
     return (f"a PDF document that takes more than {PDF_MEMORY // 1024 // 1024} MB of memory "
             "to read (a page whose content inflates past it; a release takes 35 MB): not read")
 
 
 class EarlyText:
-    """The text of one file's bytes, being read by a worker (a PDF's by a bounded one)."""
+    """The text of one file's bytes, being read by a worker (a PDF's by PDF_PARTS bounded
+    ones, each reading its share of the pages)."""
 
     def __init__(self, data: bytes, max_bytes: int) -> None:
         self.data = data
-        self.worker = Background(memory=PDF_MEMORY if form_of(data) == PDF else None)
-        self.worker.submit(partial(read_text, max_bytes=max_bytes), data)
+        self.max_bytes = max_bytes
+        self.pdf = form_of(data) == PDF
+        self.workers = [Background(memory=PDF_MEMORY if self.pdf else None)
+                        for _ in range(PDF_PARTS if self.pdf else 1)]
+        for part, worker in enumerate(self.workers):
+            worker.submit(partial(read_pdf_part, max_bytes=max_bytes, part=part,
+                                  parts=PDF_PARTS) if self.pdf
+                          else partial(read_text, max_bytes=max_bytes), data)
 
     def result(self, data: bytes) -> tuple[str, str, list[str]] | None:
-        """What the worker read, when it read these very bytes (else None); ParseError when
-        the file cannot be read, or its bounded reader died."""
+        """What the workers read, when they read these very bytes (else None); ParseError
+        when the file cannot be read, or a bounded reader died."""
         if data != self.data:
             self.cancel()
             return None
+        read = [self._value(worker) for worker in self.workers]
+        if self.pdf:
+            from ..ingest.pdf_parts import pdf_joined
+
+            notes: list[str] = []
+            text = pdf_joined(read, self.max_bytes, notes)
+            return PDF, read_as_text(PDF, text, notes, self.max_bytes), notes
+        if len(read[0]) == 2:
+            message, offset = read[0]
+            raise ParseError(message, offset)
+        return read[0]
+
+    @staticmethod
+    def _value(worker: Background) -> Any:
         try:
-            read = self.worker.result()
+            return worker.result()
         except WorkerDied as exc:
             # out of memory, PDFium aborts (and the system's killer sends SIGKILL)
             if exc.signal in (signal.SIGABRT, signal.SIGKILL):
                 raise ParseError(_too_large(), 0) from None
             raise ParseError(f"a PDF document PDFium could not read: its reader {exc}",
                              0) from None
-        if len(read) == 2:
-            message, offset = read
-            raise ParseError(message, offset)
-        return read
 
     def cancel(self) -> None:
-        """Stop the worker (its text is not wanted)."""
-        self.worker.cancel()
+        """Stop the workers (their text is not wanted)."""
+        for worker in self.workers:
+            worker.cancel()
 
 
 def read_early(paths: list[Path], max_bytes: int) -> dict[Path, EarlyText]:
