@@ -61,6 +61,7 @@ def without_other_forms(folder: Path) -> Path:
     catalog.write_text(re.sub(r"\n\[\[release\]\]\n(?:[^\n\[]+\n)+", "\n", text),
                        encoding="utf-8")
     (folder / "history").symlink_to(HISTORY)
+    (folder / "policy").symlink_to(SOURCES.parent / "policy")  # the judges' documents
     shutil.copyfile(SOURCES.parent / "alignment-overrides.txt",
                     folder / "alignment-overrides.txt")
     return copied

@@ -53,8 +53,10 @@ def without_newest(folder: Path) -> Path:
     newest = max(sources, key=lambda source: file_date(source.name) or "")
     copied = folder / "sources"
     shutil.copytree(SOURCES, copied)
-    # the overrides `build` and `add` read beside the sources folder
+    # the overrides `build` and `add` read beside the sources folder, and the judges'
+    # documents the catalogue names there
     shutil.copyfile(SOURCES.parent / "alignment-overrides.txt", folder / "alignment-overrides.txt")
+    (folder / "policy").symlink_to(SOURCES.parent / "policy")
     history = folder / "history"
     history.mkdir()
     for shipped in load_releases(catalog):  # the releases shipped in their other forms

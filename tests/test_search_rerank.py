@@ -61,6 +61,26 @@ def test_the_paraphrases_of_a_built_database(small_db):
     assert all(0.05 <= p <= 1 and source != target for source, target, p in rows)
 
 
+def test_an_add_keeps_the_paraphrases_an_empty_table_is_learned(small_db, tmp_path):
+    """`build` learns the table (a new file: empty); an `add`, even of a new newest
+    edition, keeps it."""
+    import sqlite_utils
+
+    from rulesdb.layers import paraphrases
+
+    copy = tmp_path / "rules.db"
+    shutil.copyfile(small_db, copy)
+    db = sqlite_utils.Database(copy)
+    table = "SELECT source, target, p FROM search_paraphrases ORDER BY source, target"
+    before = db.execute(table).fetchall()
+    newest = current_edition(db.conn)
+    assert paraphrases.compute(db, [newest]).startswith("kept")
+    assert db.execute(table).fetchall() == before
+    db.execute("DELETE FROM search_paraphrases")
+    assert "learned from" in paraphrases.compute(db, [newest])
+    assert db.execute(table).fetchall()
+
+
 # --- the weights file ---------------------------------------------------------------------------
 
 def test_the_shipped_weights_name_every_feature():
