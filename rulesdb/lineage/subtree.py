@@ -61,19 +61,7 @@ def summarized(conn: sqlite3.Connection, rule_id: int, sizes: dict[int, int] | N
     any release) holds more than SUMMARY_AFTER rules. The rule asked is measured first (a
     chapter needs no more); `sizes` (`versions.rule_history`'s) are the sizes of headings
     known already."""
-    if not _heading(conn, rule_id):
-        return False
-    if subtree_size(conn, [rule_id]) > SUMMARY_AFTER:
-        return True
-    ids = [member for _, _, member in _members(conn, rule_id)]
-    known = sizes or {}
-    if any(known.get(member, 0) > SUMMARY_AFTER for member in ids):
-        return True
-    unknown = [member for member in ids if member not in known]
-    headings = [row[0] for row in conn.execute(
-        f"SELECT id FROM rule_rows WHERE id IN ({','.join('?' * len(unknown))}) "
-        "AND title IS NOT NULL", unknown)]
-    return subtree_size(conn, headings) > SUMMARY_AFTER
+    return outgrown(conn, rule_id) or _a_version_outgrown(conn, rule_id, sizes)
 
 
 def outgrown(conn: sqlite3.Connection, rule_id: int) -> bool:
@@ -91,7 +79,24 @@ def complete_history(conn: sqlite3.Connection, rule: Row) -> list[Row] | None:
         return None
     sizes: dict[int, int] = {}  # the versions' sizes, read with their texts
     entries = versions.rule_history(conn, rule, sizes)
-    return None if summarized(conn, rule["id"], sizes) else entries
+    return None if _a_version_outgrown(conn, rule["id"], sizes) else entries
+
+
+def _a_version_outgrown(conn: sqlite3.Connection, rule_id: int,
+                        sizes: dict[int, int] | None) -> bool:
+    """Whether a version of this heading in another release holds more than SUMMARY_AFTER
+    rules (`sizes`: those known already)."""
+    if not _heading(conn, rule_id):
+        return False
+    ids = [member for _, _, member in _members(conn, rule_id)]
+    known = sizes or {}
+    if any(known.get(member, 0) > SUMMARY_AFTER for member in ids):
+        return True
+    unknown = [member for member in ids if member not in known]
+    headings = [row[0] for row in conn.execute(
+        f"SELECT id FROM rule_rows WHERE id IN ({','.join('?' * len(unknown))}) "
+        "AND title IS NOT NULL", unknown)]
+    return subtree_size(conn, headings) > SUMMARY_AFTER
 
 
 def _heading(conn: sqlite3.Connection, rule_id: int) -> bool:
