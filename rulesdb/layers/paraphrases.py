@@ -25,6 +25,7 @@ import sqlite_utils
 from ..db.schema import ensure_schema
 from ..lineage.text import SequenceMatcher
 from ..lookup.reading import stem, words_of
+from ..lookup.search import current_edition
 
 ROUNDS = 5  # EM rounds: the table hardly moves after four
 KEEP = 6  # targets kept per word
@@ -37,7 +38,7 @@ def compute(db: sqlite_utils.Database, doc_ids: list[str]) -> str:
     ensure_schema(db, ["search_paraphrases"])
     if db.execute("SELECT 1 FROM search_paraphrases LIMIT 1").fetchone():
         return "kept (learned from the history the database was built with)"
-    if _newest(db) is None:
+    if current_edition(db.conn) is None:
         return "no Comprehensive Rules edition: no paraphrases"
     stopwords = frozenset(row[0] for row in db.execute("SELECT word FROM search_stopwords"))
     counts: dict[str, int] = {}
@@ -132,10 +133,3 @@ def _reworded(old: str, new: str) -> Iterator[tuple[str, str]]:
     for op, i1, i2, j1, j2 in matcher.get_opcodes():
         if op == "replace" and i2 - i1 <= SPAN and j2 - j1 <= SPAN:
             yield " ".join(left[i1:i2]), " ".join(right[j1:j2])
-
-
-def _newest(db: sqlite_utils.Database) -> str | None:
-    row = db.execute(
-        "SELECT id FROM documents WHERE kind = 'comprehensive_rules' AND NOT partial "
-        "ORDER BY effective_date DESC, id DESC LIMIT 1").fetchone()
-    return row[0] if row else None
