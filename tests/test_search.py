@@ -73,6 +73,16 @@ def labels(result: dict, most: int = 5) -> list[str]:
       ("go to 0 life", ("0 or less life", "lose"), "vocabulary"),
       ("at the same time", ("simultaneously", "same time"), "vocabulary")],
      ("what", "happens", "if", "both")),
+    ("exactly 60 cards",  # a number of ten or more as the documents print it either way
+     [("60", ("60", "sixty"), "number"), ("cards", ("cards",), "word")], ("exactly",)),
+    ("fifteen card sideboard",
+     [("fifteen", ("fifteen", "15"), "number"), ("card", ("card",), "word"),
+      ("sideboard", ("sideboard",), "word")], ()),
+    ("2 players with 0 toughness 060",  # a small number, or one not so written, as typed
+     [("2", ("2",), "word"), ("players", ("players",), "word"),
+      ("0", ("0",), "word"), ("toughness", ("toughness",), "word"),
+      ("060", ("060",), "word")], ("with",)),
+    ("60 sixty", [("60", ("60", "sixty"), "number")], ()),  # one concept, typed either way
 ])
 def test_a_query_is_read_into_concepts(conn, query, concepts, ignored):
     read = read_query(conn, query)

@@ -34,14 +34,15 @@ class Concept:
 
     words: str
     phrases: tuple[str, ...]
-    source: str = "word"  # word, quoted, glossary term, vocabulary, obsolete term
+    source: str = "word"  # word, quoted, glossary term, vocabulary, obsolete term, number
     note: str | None = None
     replaced_by: str | None = None  # an obsolete term's replacement, as the glossary says
 
     @property
     def read_as(self) -> str | None:
         """The rules' words searched instead of the typed ones, when they differ."""
-        if self.source in ("vocabulary", "obsolete term") and self.phrases != (self.words,):
+        if (self.source in ("vocabulary", "obsolete term", "number")
+                and self.phrases != (self.words,)):
             return " | ".join(self.phrases)
         return None
 
@@ -250,7 +251,7 @@ def read(query: str, lex: Lexicon) -> Reading:
             if word in lex.stopwords or (len(word) == 1 and not word.isdigit() and word != "x"):
                 ignored.append(word)
             else:
-                concepts.append(Concept(word, (word,)))
+                concepts.append(_number(word) or Concept(word, (word,)))
             at += 1
     # one concept per meaning: "blocks blocked blocking" is one word to the index
     unique: dict[tuple[str, ...], Concept] = {}
@@ -258,6 +259,22 @@ def read(query: str, lex: Lexicon) -> Reading:
         unique.setdefault(tuple(sorted({" ".join(stem(word) for word in words_of(phrase))
                                         for phrase in concept.phrases})), concept)
     return Reading(query, tuple(unique.values()), tuple(ignored), cut)
+
+
+_NUMBER_WORDS = {"ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14,
+                 "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19,
+                 "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60,
+                 "seventy": 70, "eighty": 80, "ninety": 90, "hundred": 100}
+_NUMERALS = {str(value): word for word, value in _NUMBER_WORDS.items()}
+
+
+def _number(word: str) -> Concept | None:
+    """A number of ten or more read as both the ways the documents print it: the CR says
+    "60 cards", the Tournament Rules "sixty cards". A smaller one stays as typed: "one",
+    "two" and "zero" are words of every sentence ("one or more", "two players"), where "1"
+    is a number of counters or damage."""
+    other = _NUMERALS.get(word) or str(_NUMBER_WORDS.get(word, ""))
+    return Concept(word, (word, other), "number") if other else None
 
 
 def _trimmed(phrase: str, stopwords: frozenset[str]) -> str:

@@ -231,8 +231,8 @@ def _surface(found: list[tuple[str, str]], read: Reading, text: str,
              stopwords: frozenset[str]) -> list[tuple[str, str]]:
     """Paraphrases as (the question's word, the rule's word), from their stems."""
     typed: dict[str, str] = {}
-    for concept in read.concepts:
-        for word in words_of(concept.words):
+    for concept in read.concepts:  # the typed words first, then what they were read as
+        for word in words_of(" ".join((concept.words, *concept.phrases))):
             for part in word.split("-"):
                 typed.setdefault(stem(part), part)
     printed: dict[str, str] = {}
