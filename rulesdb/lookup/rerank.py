@@ -4,10 +4,8 @@ again against the question, and ordered by a weighted sum of features that follo
 - `lexical`, `coverage`: the first stage's place and how much of the query it covered;
 - `meaning`: how well the candidate's words, with its examples' and headings', match the
   question's words and the words the rules say in their place (`search_paraphrases`, learned
-  from the rules: rulesdb.layers.paraphrases) — Okapi BM25, a paraphrase counting by its
-  probability, of its best passage (a rule is one; a long section of the judges' documents
-  is read paragraph by paragraph), against the best candidate of every document searched;
-  `meaning_place`: its place by that among its document's candidates;
+  from the rules: rulesdb.layers.paraphrases) — Okapi BM25 over the candidates, a paraphrase
+  counting by its probability; `meaning_place`: its place by that;
 - `cited`: how many rules cite it (the rules the rules point to state what others rely on);
 - `heading`, `glossary`, `depth`: what kind of item it is (a heading only names a topic; the
   deeper a subrule, the more specific).
@@ -31,7 +29,6 @@ from .scope import Scope
 
 CANDIDATES = 100  # the first stage's best items read again
 HEADINGS = 2  # the nearest headings over a rule whose words count as its own
-PASSAGE = 20  # words: a paragraph shorter than this is read with those after it
 SHOWN = 0.1  # a paraphrase this likely or more is told among a hit's reasons
 K1, B = 1.2, 0.75  # Okapi BM25
 FEATURES = ("lexical", "coverage", "meaning", "meaning_place", "cited", "heading", "glossary",
@@ -85,14 +82,13 @@ def features(conn: sqlite3.Connection, read: Reading, groups: list[tuple[Scope, 
              stopwords: frozenset[str], paraphrased: bool = True) -> list[list[Candidate]]:
     """Each searched document's candidates — the head of its first stage, in that order —
     with their features (`paraphrased` False: the question's own words alone, to measure
-    what paraphrases add). Most features place a candidate among its own document's
-    candidates; `meaning` is measured against the best candidate of every document searched,
-    and `standing` places its document among those searched: how well its best candidate
-    says the question (BM25 of its whole text, its length weighed against every document's
-    candidates alike) against the best of them all, 1 for a document searched alone. A long
-    section and a short rule do not score alike by their places in their own documents, and
-    a document that barely speaks of the question does not bring its first candidate up
-    beside the answer of one that does."""
+    what paraphrases add). Every feature but one places a candidate among its own
+    document's candidates; `standing` places its document among those searched: how well
+    its best candidate says the question (`meaning`, its length weighed against every
+    document's candidates alike) against the best of them all, 1 for a document searched
+    alone. A long section and a short rule do not score alike by their places in their own
+    documents, and a document that barely speaks of the question does not bring its first
+    candidate up beside the answer of one that does."""
     asked = question_stems(read, stopwords)
     said_as = paraphrases(conn, asked) if paraphrased else {}
     weights: dict[str, float] = dict.fromkeys(asked, 1.0)
@@ -108,23 +104,19 @@ def features(conn: sqlite3.Connection, read: Reading, groups: list[tuple[Scope, 
                     for counts, length in zip(said.counts, said.lengths, strict=True)),
                    default=0.0) for said in read_in]
     best = max(best_in, default=0.0) or 1.0
-    meaning = [_meaning(said, weights, idf) for said in read_in]
-    said_best = max((value for values in meaning for value in values), default=0.0) or 1.0
-    return [_candidates(scope, head, said, said_as, values, said_best, found / best)
-            for (scope, head), said, values, found
-            in zip(groups, read_in, meaning, best_in, strict=True)]
+    return [_candidates(scope, head, said, weights, idf, said_as, found / best)
+            for (scope, head), said, found in zip(groups, read_in, best_in, strict=True)]
 
 
 @dataclass(frozen=True)
 class _Read:
     """The candidates of one document as the second stage reads them: each one's text, how
-    often it says each stem (with its examples and headings) and how many words that is, the
-    same of each of its passages, and how many rules cite it."""
+    often it says each stem (with its examples and headings) and how many words that is, and
+    how many rules cite it."""
 
     texts: list[str]
     counts: list[Counter[str]]
     lengths: list[int]
-    passages: list[list[tuple[Counter[str], int]]]
     cited: list[int]
 
 
@@ -132,63 +124,24 @@ def _reading(conn: sqlite3.Connection, scope: Scope, head: list[Ranked], wanted:
              stopwords: frozenset[str]) -> _Read:
     texts = _texts(conn, scope, head)
     examples = _examples(conn, scope, head)
-    counts: list[Counter[str]] = []
-    lengths: list[int] = []
-    passages: list[list[tuple[Counter[str], int]]] = []
-    for text, shown, item in zip(texts, examples, head, strict=True):
-        headings = _heading_stems(scope, item, stopwords)
-        parts = (_passages([_said(line, wanted, stopwords) for line in text.split("\n")])
-                 if "\n" in text else [_said(text, wanted, stopwords)])
-        parts[-1] = parts[-1] + [word for example in shown
-                                 for word in _said(example, wanted, stopwords)]
-        said = [word for part in parts for word in part] + headings
-        counts.append(Counter(said))
-        lengths.append(len(said))
-        passages.append([(counts[-1], lengths[-1])] if len(parts) == 1 else
-                        [(Counter([word for word in part if word] + headings),
-                          len(part) + len(headings)) for part in parts])
-    return _Read(texts, counts, lengths, passages, _cited(conn, scope, head))
+    words = [_said(text, wanted, stopwords)
+             + [word for example in shown for word in _said(example, wanted, stopwords)]
+             + _heading_stems(scope, item, stopwords)
+             for text, shown, item in zip(texts, examples, head, strict=True)]
+    return _Read(texts, [Counter(said) for said in words], [len(said) for said in words],
+                 _cited(conn, scope, head))
 
 
-def _passages(lines: list[list[str]]) -> list[list[str]]:
-    """A text's paragraphs (its lines, as words), a paragraph shorter than PASSAGE words (a
-    heading such as "Definition", a list's item) joined with those after it."""
-    out: list[list[str]] = [[]]
-    for line in lines:
-        if len(out[-1]) >= PASSAGE:
-            out.append([])
-        out[-1] = out[-1] + line
-    if len(out) > 1 and len(out[-1]) < PASSAGE:
-        last = out.pop()
-        out[-1] = out[-1] + last
-    return out
-
-
-def _meaning(said: _Read, weights: dict[str, float], idf: dict[str, float]) -> list[float]:
-    """Each candidate's BM25 by its best passage, a passage's length weighed against its
-    document's passages: a long section says as much as its best paragraph says, not what
-    its paragraphs say together."""
-    lengths = [length for parts in said.passages for _, length in parts]
-    average = (sum(lengths) / len(lengths) if lengths else 0.0) or 1.0
-    weighed = {word: weight * idf.get(word, 0.0) * (K1 + 1) for word, weight in weights.items()}
-    out = []
-    for parts in said.passages:
-        best = 0.0
-        for counts, length in parts:
-            norm = K1 * (1 - B + B * length / average)
-            best = max(best, sum(weighed[word] * count / (count + norm)
-                                 for word, count in counts.items() if word in weighed))
-        out.append(best)
-    return out
-
-
-def _candidates(scope: Scope, head: list[Ranked], said: _Read,
-                said_as: dict[str, list[tuple[str, float]]], meaning: list[float],
-                said_best: float, standing: float) -> list[Candidate]:
-    """One document's candidates with their features (`meaning`: each one's, `said_best`:
-    the best of every document searched)."""
+def _candidates(scope: Scope, head: list[Ranked], said: _Read, weights: dict[str, float],
+                idf: dict[str, float], said_as: dict[str, list[tuple[str, float]]],
+                standing: float) -> list[Candidate]:
+    """One document's candidates with their features."""
     if not head:
         return []
+    average = sum(said.lengths) / len(head) or 1.0
+    meaning = [_bm25(counts, length / average, weights, idf)
+               for counts, length in zip(said.counts, said.lengths, strict=True)]
+    best = max(meaning) or 1.0
     place = {at: rank for rank, at in enumerate(sorted(range(len(head)),
                                                        key=lambda at: -meaning[at]))}
     out = []
@@ -197,7 +150,7 @@ def _candidates(scope: Scope, head: list[Ranked], said: _Read,
         candidate = Candidate(item, scope, {
             "lexical": 1.0 / (1 + at),
             "coverage": item.coverage,
-            "meaning": meaning[at] / said_best,
+            "meaning": meaning[at] / best,
             "meaning_place": 1.0 / (1 + place[at]),
             "cited": math.log1p(said.cited[at]) if rule else 0.0,
             "heading": 1.0 if rule and scope.heading_only[item.key] else 0.0,
