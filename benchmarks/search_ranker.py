@@ -7,8 +7,9 @@ a weighted sum of features. The weights are learned by pairwise logistic regress
 right answer against up to 30 wrong candidates of the same question, L2-regularized,
 Newton's method) on the development half of real people's questions
 (tests/data/search_questions_real.tsv, half = dev), the project's own questions
-(tests/data/search_questions.tsv) and the development half of the judges' questions
-(tests/data/search_questions_policy.tsv, half = dev), each a search with no options over the
+(tests/data/search_questions.tsv) and the development halves of the judges' questions
+(tests/data/search_questions_policy.tsv and search_questions_policy_more.tsv, half = dev),
+each a search with no options over the
 current CR, MTR and IPG. The test halves are never read here.
 
 Printed: the development half's recall@1 and recall@5 by 5-fold cross-validation (the
@@ -33,6 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from search_quality import (
     HOLDOUT,
     POLICY,
+    POLICY_MORE,
     QUESTIONS,
     REAL,
     Question,
@@ -67,10 +69,11 @@ def candidates(conn, question: Question, paraphrased: bool = True
 
 def learned_on() -> tuple[list[Question], list[Question]]:
     """The questions the weights are learned on: the development half of real people's
-    questions (cross-validated), and the project's own with the development half of the
-    judges' (always among the learned)."""
+    questions (cross-validated), and the project's own with the development halves of the
+    judges' two collections (always among the learned)."""
     return ([q for q in load_questions(REAL) if q.half == "dev"],
-            load_questions(QUESTIONS) + [q for q in load_questions(POLICY) if q.half == "dev"])
+            load_questions(QUESTIONS) + [q for path in (POLICY, POLICY_MORE)
+                                         for q in load_questions(path) if q.half == "dev"])
 
 
 def label(scope, item) -> str:
