@@ -64,13 +64,14 @@ def test_the_site_filters_its_search_by_document(history_db) -> None:
 
 
 def test_the_judges_questions_find_their_paragraphs(history_db) -> None:
-    """A guard below the figure measured (docs/search.md): recall@5 0.694 on the 49 questions
-    with no options when the judges' documents joined the search, 0.735 since the vocabulary
-    reads the judges' words (the issue's target, 0.85, is not met)."""
+    """A guard below the figure measured (docs/search.md): recall@5 on the 87 questions of
+    both collections with no options, 0.839 (the issue's target, 0.85, is not met)."""
     module = script("search_quality")
+    questions = (module.load_questions(module.POLICY)
+                 + module.load_questions(module.POLICY_MORE))
     with connect(history_db) as db:
-        figures = module.scores(module.evaluate(db, module.load_questions(module.POLICY)))
-    assert figures["recall@5"] >= 0.70, figures
+        figures = module.scores(module.evaluate(db, questions))
+    assert figures["recall@5"] >= 0.80, figures
 
 
 def test_an_infractions_heading_is_read_with_its_penalty(bundled_db) -> None:
