@@ -67,7 +67,6 @@ def compute(db: sqlite_utils.Database, doc_ids: list[str] | None = None) -> int:
     if only is not None:
         others = {doc for doc, kind in kinds.items() if kind != "comprehensive_rules"}
         read = only | others
-    texts = _Bags(db, read)
     exact: dict[str, list[tuple]] = defaultdict(list)
     loose: dict[str, list[tuple]] = defaultdict(list)
     per_doc: Counter[tuple[str, str]] = Counter()
@@ -102,7 +101,7 @@ def compute(db: sqlite_utils.Database, doc_ids: list[str] | None = None) -> int:
                         own[(key, doc)].append((kind, row_id, doc))
             if kind == "rule":
                 per_doc[(doc, name)] += 1
-    rows = []
+    links = []
     for source in _sources(db, kinds, others, read):
         src_kind, src_id, src_doc, labels = source
         whole = touched is None or src_doc in touched  # else only targets in `touched`
@@ -125,18 +124,22 @@ def compute(db: sqlite_utils.Database, doc_ids: list[str] | None = None) -> int:
                         continue
                     if (kind, row_id) not in found or found[(kind, row_id)][1] == "title_variant":
                         found[(kind, row_id)] = (key, method)
-        for (kind, row_id), (concept, method) in found.items():
-            overlap = _dice(texts.get((src_kind, src_id)), texts.get((kind, row_id)))
-            target_doc = docs[(kind, row_id)]
-            rows.append({
-                "source_doc": src_doc,
-                "source_rule_id": src_id if src_kind == "rule" else None,
-                "source_glossary_id": src_id if src_kind == "glossary" else None,
-                "target_doc": target_doc,
-                "target_rule_id": row_id if kind == "rule" else None,
-                "target_glossary_id": row_id if kind == "glossary" else None,
-                "concept": concept, "score": round(0.6 + 0.4 * overlap, 3), "method": method,
-            })
+        links.extend(((src_kind, src_id), src_doc, target, concept, method)
+                     for target, (concept, method) in found.items())
+    # the texts of the few rules and entries that link, and of the rules' subtrees
+    texts = _Bags(db, {key for source, _, target, _, _ in links for key in (source, target)})
+    rows = []
+    for (src_kind, src_id), src_doc, (kind, row_id), concept, method in links:
+        overlap = _dice(texts.get((src_kind, src_id)), texts.get((kind, row_id)))
+        rows.append({
+            "source_doc": src_doc,
+            "source_rule_id": src_id if src_kind == "rule" else None,
+            "source_glossary_id": src_id if src_kind == "glossary" else None,
+            "target_doc": docs[(kind, row_id)],
+            "target_rule_id": row_id if kind == "rule" else None,
+            "target_glossary_id": row_id if kind == "glossary" else None,
+            "concept": concept, "score": round(0.6 + 0.4 * overlap, 3), "method": method,
+        })
     insert_rows(db, "concept_links", rows)
     return db.execute("SELECT count(*) FROM concept_links").fetchone()[0]
 
@@ -179,16 +182,26 @@ class _Bags:
     """Word bags of rules with their descendants and of glossary entries, made when asked
     for (only the few pairs that link need one)."""
 
-    def __init__(self, db: sqlite_utils.Database, documents: set[str] | None = None) -> None:
-        """Bags of the rules and entries of `documents` (None: all) can be asked for."""
+    def __init__(self, db: sqlite_utils.Database, keys: set[tuple[str, int]]) -> None:
+        """Bags of `keys` (("rule", id) or ("glossary", id)) can be asked for; only their
+        texts, and those of the rules' descendants, are read (an add links a few hundred of
+        the thousands of rules and entries it compares)."""
         self.children: dict[int, list[int]] = defaultdict(list)
         self.texts: dict[int, str | None] = {}
-        for row_id, parent_id, text in _select(db, "SELECT id, parent_id, text FROM rules",
-                                               documents):
+        rules = json.dumps(sorted(row_id for kind, row_id in keys if kind == "rule"))
+        for row_id, parent_id, text in db.execute(
+            "WITH RECURSIVE tree(id) AS (SELECT value FROM json_each(?) UNION "
+            "SELECT r.id FROM rule_rows r JOIN tree ON r.parent_id = tree.id) "
+            "SELECT r.id, r.parent_id, t.text FROM tree JOIN rule_rows r ON r.id = tree.id "
+            "LEFT JOIN texts t ON t.id = r.text_id ORDER BY r.id", [rules]
+        ):
             self.texts[row_id] = text
             if parent_id is not None:
                 self.children[parent_id].append(row_id)
-        self.definitions = dict(_select(db, "SELECT id, definition FROM glossary", documents))
+        entries = json.dumps(sorted(row_id for kind, row_id in keys if kind == "glossary"))
+        self.definitions = dict(db.execute(
+            "SELECT id, definition FROM glossary WHERE id IN (SELECT value FROM json_each(?))",
+            [entries]).fetchall())
         self.bags: dict[tuple[str, int], Counter] = {}
         self.words: dict[int, list[str]] = {}
 

@@ -6,6 +6,7 @@ the newest edition of the document it names."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import sqlite_utils
@@ -15,6 +16,17 @@ from . import policy_refs, policy_terms
 
 Row = tuple[Any, ...]
 POLICY_KINDS = tuple(k for k in policy_refs.KEYS if k != "comprehensive_rules")
+# the references layer's columns, in the order of the tuples its rows are (`Cross.rows`)
+COLUMNS = ("document", "source_table", "rule_id", "example_id", "glossary_id", "start", "end",
+           "cited_start", "cited_end", "raw", "cited", "kind",
+           "target_number", "target_rule_id", "target_glossary_id", "target_doc", "status",
+           "reason")
+# what `Cross.rows` takes from `Targets.resolve`, and where it puts it
+_RESOLVED = tuple(COLUMNS.index(c) for c in ("target_number", "target_rule_id", "target_doc",
+                                             "status", "reason"))
+_TARGET_DOC, _REASON = COLUMNS.index("target_doc"), COLUMNS.index("reason")
+# the reason of a reference into the CR when the database holds none
+_NO_CR = policy_refs.Targets.missing("cr")
 
 
 class Cross:
@@ -23,19 +35,28 @@ class Cross:
     define (rulesdb.layers.policy_terms)."""
 
     def __init__(self, db: sqlite_utils.Database) -> None:
+        self.db = db
         self.targets = policy_refs.Targets(db.conn)
-        self.infractions = policy_refs.Infractions.read(db.conn,
-                                                        self.targets.newest.get("ipg"))
         self.found: dict[tuple[str, str, str | None], list[policy_refs.Cite]] = {}
-        self.terms: dict[str, tuple[policy_terms.Terms, list[str]]] = {}
+
+    @functools.cached_property
+    def infractions(self) -> policy_refs.Infractions:
+        """The newest IPG's infractions (only a judges' document's text needs them)."""
+        return policy_refs.Infractions.read(self.db.conn, self.targets.newest.get("ipg"))
+
+    @functools.cached_property
+    def terms(self) -> dict[str, tuple[policy_terms.Terms, list[str]]]:
+        """The terms the newest MTR and IPG define, and the target of each (only a judges'
+        document's text needs them)."""
+        terms = {}
         for key in ("mtr", "ipg"):
             doc_id = self.targets.newest.get(key)
-            rows = db.execute("SELECT number, title, text FROM rules WHERE document = ? "
-                              "ORDER BY position", [doc_id]).fetchall() if doc_id else []
+            rows = self.db.execute("SELECT number, title, text FROM rules WHERE document = ? "
+                                   "ORDER BY position", [doc_id]).fetchall() if doc_id else []
             found = policy_terms.definitions([(title, text if text != title else "")
                                               for _, title, text in rows])
-            self.terms[key] = (policy_terms.terms(found),
-                               [f"{key}|{rows[d.rule][0]}" for d in found])
+            terms[key] = (policy_terms.terms(found), [f"{key}|{rows[d.rule][0]}" for d in found])
+        return terms
 
     def rows(self, doc_id: str, key: str, owner: tuple, text: str,
              title: str | None = None) -> list[Row]:
@@ -89,3 +110,29 @@ def retarget(db: sqlite_utils.Database) -> None:
         else:
             db.execute(f"UPDATE [references] SET target_doc = ? WHERE {stale} AND "
                        "target_doc != ?", [newest, kind, newest])
+
+
+def cr_retargeted(stored: list[Row], doc_id: str,
+                  targets: policy_refs.Targets) -> list[Row] | None:
+    """The rows of a judges' document `doc_id` as `Cross.rows` makes them, from its rows
+    `stored` when only editions of the CR have come since they were made: the same rows, those
+    into the CR resolved again (by the number they cite) against its cited edition now. None
+    when a row names a document no longer held (its rows must be found again)."""
+    kinds = targets.kinds()
+    rows = []
+    for row in stored:
+        into = row[_TARGET_DOC]
+        if into is not None and into not in kinds:
+            return None
+        if kinds.get(into) != "comprehensive_rules" and not (into is None
+                                                              and row[_REASON] == _NO_CR):
+            rows.append(row)
+            continue
+        number, rule_id, target_doc, status, reason = targets.resolve(
+            f"cr|{row[_RESOLVED[0]] or ''}", doc_id)
+        changed = list(row)
+        for at, value in zip(_RESOLVED, (number, rule_id, target_doc if target_doc != doc_id
+                                         else None, status, reason), strict=True):
+            changed[at] = value
+        rows.append(tuple(changed))
+    return rows

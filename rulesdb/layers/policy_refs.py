@@ -206,6 +206,22 @@ class Targets:
                 self.newest[key] = doc_id
         self.rules: dict[str, dict[str, int]] = {}
         self.coverage: dict[str, Coverage] = {}
+        self._kinds: dict[str, str] | None = None
+
+    def kinds(self) -> dict[str, str]:
+        """The kind of each document the database holds, by id."""
+        if self._kinds is None:
+            self._kinds = dict(self.conn.execute("SELECT id, kind FROM documents").fetchall())
+        return self._kinds
+
+    def kind(self, doc_id: str) -> str | None:
+        """The kind of document `doc_id` (None when the database does not hold it)."""
+        return self.kinds().get(doc_id)
+
+    @staticmethod
+    def missing(key: str) -> str:
+        """The reason of a reference to a kind of document the database holds none of."""
+        return f"no {BY_KEY.get(key, key).replace('_', ' ')} in the database"
 
     def document(self, key: str, own: str) -> str | None:
         """The document a key names from document `own`."""
@@ -239,8 +255,7 @@ class Targets:
                                                    "does not hold"
         doc_id = self.document(key, own)
         if doc_id is None:
-            return (number or None, None, None, "unresolved",
-                    f"no {BY_KEY.get(key, key).replace('_', ' ')} in the database")
+            return number or None, None, None, "unresolved", self.missing(key)
         if not number:
             return None, None, doc_id, "resolved", None
         rule_id = self.rule(doc_id, number)

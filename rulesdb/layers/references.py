@@ -39,7 +39,7 @@ from ..db.coverage import Coverage
 from ..db.schema import ensure_schema
 from ..numbers import expand_range
 from . import policy_refs
-from .cross_refs import POLICY_KINDS, Cross, retarget
+from .cross_refs import COLUMNS, POLICY_KINDS, Cross, cr_retargeted, retarget
 
 MAX_RANGE = 80
 
@@ -205,11 +205,6 @@ def find_quoted_headings(text: str) -> list[Found]:
     ]
 
 
-# the columns written, in the order of the tuples `_document_references` makes
-COLUMNS = ("document", "source_table", "rule_id", "example_id", "glossary_id", "start", "end",
-           "cited_start", "cited_end", "raw", "cited", "kind",
-           "target_number", "target_rule_id", "target_glossary_id", "target_doc", "status",
-           "reason")
 _STATUS = COLUMNS.index("status")
 
 Row = tuple[Any, ...]  # plain SQLite values
@@ -231,11 +226,18 @@ def compute(db: sqlite_utils.Database, doc_ids: list[str]) -> str:
     finds: dict[Finder, dict[str, list[Found]]] = {}
     again = _cited_again(db, doc_ids)
     cross = Cross(db)
+    # when only editions of the CR came, what a judges' document cites is as it was: only
+    # what it cites in the CR may resolve otherwise (rulesdb.layers.cross_refs)
+    only_cr = bool(doc_ids) and all(cross.targets.kind(doc) == "comprehensive_rules"
+                                    for doc in doc_ids)
     for doc_id in [*doc_ids, *again]:
-        rows = _document_references(db, doc_id, finds, cross)
+        stored = _stored(db, doc_id) if doc_id in again else None
+        rows = cr_retargeted(stored, doc_id, cross.targets) if stored and only_cr else None
+        if rows is None:
+            rows = _document_references(db, doc_id, finds, cross)
         for row in rows:
             counts[row[_STATUS]] += 1
-        if doc_id in again and rows == _stored(db, doc_id):
+        if rows == stored:
             continue  # resolved as before: its rows keep their ids
         db.execute("DELETE FROM [references] WHERE document = ?", [doc_id])
         insert_tuples(db, "references", COLUMNS, rows)  # in order: the same rows, the same ids
