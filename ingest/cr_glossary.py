@@ -109,6 +109,9 @@ def _entry_fields(block: Sequence[Line], warnings: list[str], wraps: Wrapping | 
     """The fields of `parse_entry`'s entry but `see`, which depends on the other terms."""
     head_offset, head_line = block[0]
     body = list(block[1:])
+    # a definition that starts where its heading ends in the source: a lost line break
+    # (`_unglued` set them apart, "First StrikeFirst strike is …"), rebuilt as printed
+    run_in = bool(body) and body[0][0] == head_offset + len(head_line)
     glued = _GLUED_SENSE.match(head_line)
     if glued:  # "Ability1. Text on an object ..." (2021-06-09): the first sense on its line
         warnings.append(f"glossary heading {glued[1].strip()!r} runs into its definition "
@@ -159,7 +162,7 @@ def _entry_fields(block: Sequence[Line], warnings: list[str], wraps: Wrapping | 
             Example(text="\n".join(lines), label=label, span=(start, stop))
             for label, lines, start, stop in examples
         ),
-        "glued": glued is not None,
+        "glued": glued is not None or run_in,
         "span": (head_start, end),
     }
 

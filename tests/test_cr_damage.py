@@ -75,3 +75,16 @@ def test_damage_gives_a_clean_error_or_a_lossless_parse(texts, data) -> None:
         assert time.perf_counter() - started < SECONDS
     event("parsed" + (" partial" if doc.meta.cut_off else ""))
     assert lossless_mismatch(doc) is None
+
+
+@pytest.mark.parametrize(("name", "heading"), [
+    # found by the test above: a glossary heading whose line break was lost runs into its
+    # definition, and is set apart and rebuilt with nothing between them, as printed
+    ("MagicCompRules-2003-03-15.txt", "First Strike\nFirst strike is a static"),
+    ("MagicCompRules-2026-01-16.txt", "Trample\nA keyword ability"),
+])
+def test_a_heading_run_into_its_definition_rebuilds_as_printed(texts, name, heading) -> None:
+    text = texts[(name, False)]
+    at = text.index(heading) + heading.index("\n")
+    doc = cr_any.parse_text(text[:at] + text[at + 1:])
+    assert lossless_mismatch(doc) is None
