@@ -74,14 +74,12 @@ class Cross:
             # its own document's section or term
             target = (f"{policy_refs.SELF}|{named.partition('|')[2]}"
                       if named.startswith(f"{key}|") else named)
-            resolved = self.targets.resolve(target, doc_id)
-            number, rule_id, target_doc, status, reason = resolved
+            number, rule_id, target_doc, status, reason = _resolved(self.targets, target, doc_id)
             if rule_id is not None and rule_id == owner[2] and owner[3] is None:
                 continue  # an infraction naming itself, a term where it is defined
             rows.append((*owner, cite.start, cite.end, cite.cited_start, cite.cited_end,
                          text[cite.start:cite.end], text[cite.cited_start:cite.cited_end],
-                         cite.kind, number, rule_id, None,
-                         target_doc if target_doc != doc_id else None, status, reason))
+                         cite.kind, number, rule_id, None, target_doc, status, reason))
         return rows
 
     def _find(self, text: str, key: str, title: str | None) -> list[policy_refs.Cite]:
@@ -128,11 +126,16 @@ def cr_retargeted(stored: list[Row], doc_id: str,
                                                               and row[_REASON] == _NO_CR):
             rows.append(row)
             continue
-        number, rule_id, target_doc, status, reason = targets.resolve(
-            f"cr|{row[_RESOLVED[0]] or ''}", doc_id)
         changed = list(row)
-        for at, value in zip(_RESOLVED, (number, rule_id, target_doc if target_doc != doc_id
-                                         else None, status, reason), strict=True):
+        for at, value in zip(_RESOLVED, _resolved(targets, f"cr|{row[_RESOLVED[0]] or ''}",
+                                                  doc_id), strict=True):
             changed[at] = value
         rows.append(tuple(changed))
     return rows
+
+
+def _resolved(targets: policy_refs.Targets, target: str, doc_id: str) -> tuple:
+    """`Targets.resolve` of a reference made in `doc_id`, as its row stores it: a target in
+    its own document without the document's id."""
+    number, rule_id, target_doc, status, reason = targets.resolve(target, doc_id)
+    return number, rule_id, target_doc if target_doc != doc_id else None, status, reason
